@@ -1,0 +1,263 @@
+"""Typed, frozen knowledge-base entries, built from YAML with cross-field checks."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, get_args
+
+from tilefit.errors import KnowledgeBaseError
+
+Resource = Literal[
+    "shared-memory", "static-shared-memory", "registers", "threads", "tensor-memory",
+    "vmem", "scoped-vmem", "tpu-smem",
+    "host-memory", "compile-time", "hbm", "host-shared-memory", "host-threads",
+]
+RESOURCES: tuple[str, ...] = get_args(Resource)
+# The first eight resources live on the accelerator chip itself.
+ON_CHIP: frozenset[str] = frozenset(RESOURCES[:8])
+Severity = Literal["error", "warning", "info"]
+Phase = Literal["compile", "load", "launch", "autotune", "runtime", "build"]
+Vendor = Literal["nvidia", "amd", "intel", "google", "any"]
+Knob = Literal[
+    "num_stages", "block", "block_k", "num_warps", "threads", "vmem_limit_bytes", "buffering",
+    "dynamic_smem", "upgrade", "none",
+]
+NUMBER_GROUPS = ("required", "limit")
+
+
+@dataclasses.dataclass(frozen=True)
+class Measurement:
+    """How often a fix turned a failing config into a fitting one, measured by reproduction."""
+
+    rate: float
+    n: int
+    fixed: int
+    targets: tuple[str, ...]
+    kernels: tuple[str, ...]
+    method: str
+    date: str
+    tools: Mapping[str, str]
+    median_speed: float | None = None  # predicted/measured speed of the fixed config vs. its best fit
+
+
+@dataclasses.dataclass(frozen=True)
+class Fix:
+    """One thing to do about an error, with the evidence that it works."""
+
+    action: str
+    how: str
+    when: str
+    knob: Knob
+    evidence: tuple[str, ...]
+    action_zh: str
+    how_zh: str
+    measured: Measurement | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class DeadEnd:
+    """Something users try that does not work, and the proof."""
+
+    action: str
+    why: str
+    source: str
+    action_zh: str
+    why_zh: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Example:
+    """A real log excerpt, where it was seen, and the numbers it must yield."""
+
+    log: str
+    source: str
+    expect: Mapping[str, int]
+
+
+@dataclasses.dataclass(frozen=True)
+class Requires:
+    """Extra conditions for an entry to apply, beyond a pattern match."""
+
+    any_of: tuple[re.Pattern[str], ...] = ()
+    limit_vendor: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class VersionNote:
+    component: str
+    versions: str
+    note: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Entry:
+    """One verified knowledge-base entry."""
+
+    id: str
+    title: str
+    title_zh: str
+    resource: Resource
+    on_chip: bool
+    severity: Severity
+    vendor: Vendor
+    frameworks: tuple[str, ...]
+    phase: Phase
+    keywords: tuple[str, ...]
+    patterns: tuple[re.Pattern[str], ...]
+    examples: tuple[Example, ...]
+    root_cause: str
+    root_cause_zh: str
+    fixes: tuple[Fix, ...]
+    dead_ends: tuple[DeadEnd, ...]
+    docs: tuple[str, ...]
+    versions: tuple[VersionNote, ...] = ()
+    refines: tuple[str, ...] = ()
+    requires: Requires = dataclasses.field(default_factory=Requires)
+    summary: str = ""
+    summary_zh: str = ""
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """Every URL the entry cites, in order, without repeats."""
+        urls = [e.source for e in self.examples]
+        for f in self.fixes:
+            urls += f.evidence
+        urls += [d.source for d in self.dead_ends] + list(self.docs)
+        return tuple(dict.fromkeys(u for u in urls if u.startswith("http")))
+
+
+# ---------------------------------------------------------------------------- building
+
+
+class _Reader:
+    """Reads typed fields out of a YAML mapping; errors name the file and field."""
+
+    def __init__(self, raw: Any, where: str) -> None:
+        if not isinstance(raw, Mapping):
+            raise KnowledgeBaseError(f"{where}: expected a mapping, got {type(raw).__name__}")
+        self.raw, self.where = raw, where
+
+    def fail(self, key: str, msg: str) -> KnowledgeBaseError:
+        return KnowledgeBaseError(f"{self.where}: field {key!r}: {msg}")
+
+    def str(self, key: str, default: str | None = None) -> str:
+        value = self.raw.get(key, default)
+        if not isinstance(value, str) or (default is None and not value.strip()):
+            raise self.fail(key, "expected a non-empty string")
+        return value.strip()
+
+    def strs(self, key: str, *, required: bool = True) -> tuple[str, ...]:
+        value = self.raw.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise self.fail(key, "expected a list of strings")
+        if required and not value:
+            raise self.fail(key, "must not be empty")
+        return tuple(value)
+
+    def choice(self, key: str, allowed: Sequence[str], default: str | None = None) -> Any:
+        value = self.raw.get(key, default)
+        if value not in allowed:
+            raise self.fail(key, f"{value!r} is not one of {', '.join(allowed)}")
+        return value
+
+    def items(self, key: str, *, required: bool = True) -> list[_Reader]:
+        value = self.raw.get(key, [])
+        if not isinstance(value, list) or (required and not value):
+            raise self.fail(key, "expected a non-empty list")
+        return [_Reader(v, f"{self.where}: {key}[{i}]") for i, v in enumerate(value)]
+
+
+def _regex(text: str, where: str) -> re.Pattern[str]:
+    try:
+        return re.compile(text, re.IGNORECASE)
+    except re.error as exc:
+        raise KnowledgeBaseError(f"{where}: bad regex {text!r}: {exc}") from exc
+
+
+def _measurement(raw: Any, where: str) -> Measurement | None:
+    if raw is None:
+        return None
+    r = _Reader(raw, where)
+    try:
+        m = Measurement(
+            rate=float(raw["rate"]), n=int(raw["n"]), fixed=int(raw["fixed"]),
+            targets=r.strs("targets"), kernels=r.strs("kernels"), method=r.str("method"),
+            date=str(raw["date"]), tools={str(k): str(v) for k, v in dict(raw["tools"]).items()},
+            median_speed=None if raw.get("median_speed") is None else float(raw["median_speed"]),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise KnowledgeBaseError(f"{where}: incomplete measurement record: {exc}") from exc
+    if m.n <= 0 or not 0 <= m.fixed <= m.n or abs(m.fixed / m.n - m.rate) > 0.005:
+        raise KnowledgeBaseError(f"{where}: rate {m.rate} does not equal fixed/n = {m.fixed}/{m.n}")
+    return m
+
+
+def _fix(r: _Reader) -> Fix:
+    knobs = get_args(Knob)
+    return Fix(
+        action=r.str("action"), how=r.str("how"), when=r.str("when"),
+        knob=r.choice("knob", knobs, "none"), evidence=r.strs("evidence"),
+        action_zh=r.str("action_zh"), how_zh=r.str("how_zh"),
+        measured=_measurement(r.raw.get("measured"), f"{r.where}: measured"),
+    )
+
+
+def _dead_end(r: _Reader) -> DeadEnd:
+    return DeadEnd(
+        action=r.str("action"), why=r.str("why"), source=r.str("source"),
+        action_zh=r.str("action_zh"), why_zh=r.str("why_zh"),
+    )
+
+
+def _example(r: _Reader) -> Example:
+    expect = r.raw.get("expect", {}) or {}
+    if not isinstance(expect, Mapping) or not all(k in NUMBER_GROUPS for k in expect):
+        raise r.fail("expect", f"keys must be among {NUMBER_GROUPS}")
+    return Example(log=r.str("log"), source=r.str("source"), expect={k: int(v) for k, v in expect.items()})
+
+
+def _requires(raw: Any, where: str) -> Requires:
+    if raw is None:
+        return Requires()
+    r = _Reader(raw, where)
+    any_of = tuple(_regex(p, where) for p in r.strs("any_of", required=False))
+    vendor = raw.get("limit_vendor")
+    if not any_of and not vendor:
+        raise r.fail("requires", "give any_of or limit_vendor")
+    return Requires(any_of=any_of, limit_vendor=vendor)
+
+
+def entry_from_dict(raw: Any, where: str, expected_id: str | None = None) -> Entry:
+    """Build an Entry from parsed YAML; raises KnowledgeBaseError naming the file and field."""
+    r = _Reader(raw, where)
+    entry_id = r.str("id")
+    if expected_id is not None and entry_id != expected_id:
+        raise r.fail("id", f"{entry_id!r} must equal the file's path {expected_id!r}")
+    resource = r.choice("resource", RESOURCES)
+    on_chip = r.raw.get("on_chip")
+    if on_chip is not (resource in ON_CHIP):
+        raise r.fail("on_chip", f"must be {resource in ON_CHIP} for resource {resource!r}")
+    patterns = tuple(_regex(p, where) for p in r.strs("patterns"))
+    keywords = r.strs("keywords")
+    if any(k != k.lower() for k in keywords):
+        raise r.fail("keywords", "keywords are matched on lower-cased text; write them in lower case")
+    return Entry(
+        id=entry_id, title=r.str("title"), title_zh=r.str("title_zh"), resource=resource,
+        on_chip=on_chip, severity=r.choice("severity", get_args(Severity), "error"),
+        vendor=r.choice("vendor", get_args(Vendor), "any"), frameworks=r.strs("frameworks"),
+        phase=r.choice("phase", get_args(Phase)), keywords=keywords, patterns=patterns,
+        examples=tuple(_example(x) for x in r.items("examples")),
+        root_cause=r.str("root_cause"), root_cause_zh=r.str("root_cause_zh"),
+        fixes=tuple(_fix(x) for x in r.items("fixes")),
+        dead_ends=tuple(_dead_end(x) for x in r.items("dead_ends", required=False)),
+        docs=r.strs("docs", required=False),
+        versions=tuple(
+            VersionNote(x.str("component"), x.str("versions"), x.str("note", ""))
+            for x in r.items("versions", required=False)
+        ),
+        refines=r.strs("refines", required=False),
+        requires=_requires(r.raw.get("requires"), f"{where}: requires"),
+        summary=r.str("summary", ""), summary_zh=r.str("summary_zh", ""),
+    )

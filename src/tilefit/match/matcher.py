@@ -1,0 +1,142 @@
+"""match(text, kb) -> [Match]: every distinct known error in a log, once, in order of appearance."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable
+
+from tilefit.kb.model import Entry
+from tilefit.kb.repository import KnowledgeBase
+from tilefit.targets import TargetSet, load_targets
+from tilefit.units import parse_size
+
+# Patterns only run in windows around keyword hits: a 10 MB log costs a few substring scans.
+_WINDOW = 4096
+_MAX_HITS = 5000
+# How far around a match `requires.any_of` looks for context (e.g. "ROCm" in the same traceback).
+_CONTEXT = 65536
+
+
+@dataclasses.dataclass(frozen=True)
+class Match:
+    """One distinct error found in a log."""
+
+    entry: Entry
+    start: int
+    end: int
+    text: str
+    required: int | None
+    limit: int | None
+    approximate: bool
+    count: int = 1
+
+
+@dataclasses.dataclass(frozen=True)
+class _Candidate:
+    entry: Entry
+    start: int
+    end: int
+    groups: dict[str, str]
+
+
+def _windows(lower: str, keywords: Iterable[str]) -> list[tuple[int, int]]:
+    hits: list[int] = []
+    for kw in keywords:
+        pos = lower.find(kw)
+        while pos >= 0 and len(hits) < _MAX_HITS:
+            hits.append(pos)
+            pos = lower.find(kw, pos + len(kw))
+    spans: list[tuple[int, int]] = []
+    for pos in sorted(hits):
+        a, b = max(0, pos - _WINDOW), pos + _WINDOW
+        if spans and a <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], b))
+        else:
+            spans.append((a, b))
+    return spans
+
+
+def _candidates(text: str, lower: str, entry: Entry) -> list[_Candidate]:
+    seen: set[int] = set()
+    out = []
+    for a, b in _windows(lower, entry.keywords):
+        for pattern in entry.patterns:
+            for m in pattern.finditer(text, a, min(b, len(text))):
+                if m.start() in seen:
+                    continue
+                seen.add(m.start())
+                groups = {k: v for k, v in m.groupdict().items() if v is not None}
+                out.append(_Candidate(entry, m.start(), m.end(), groups))
+    return out
+
+
+def _number(groups: dict[str, str], key: str) -> tuple[int | None, bool]:
+    raw = groups.get(key)
+    if raw is None:
+        return None, True
+    parsed = parse_size(raw)
+    return (parsed[0], parsed[1]) if parsed else (None, True)
+
+
+def _requirements_hold(c: _Candidate, text: str, targets: TargetSet) -> bool:
+    req = c.entry.requires
+    if req.any_of:
+        around = text[max(0, c.start - _CONTEXT): c.end + _CONTEXT]
+        if not any(p.search(around) for p in req.any_of):
+            return False if req.limit_vendor is None else _vendor_holds(c, targets)
+    elif req.limit_vendor is not None:
+        return _vendor_holds(c, targets)
+    return True
+
+
+def _vendor_holds(c: _Candidate, targets: TargetSet) -> bool:
+    limit, _ = _number(c.groups, "limit")
+    if limit is None:
+        return False
+    classes = targets.with_limit(c.entry.resource, limit)
+    return bool(classes) and all(t.vendor == c.entry.requires.limit_vendor for t in classes)
+
+
+def _refine(cands: list[_Candidate]) -> list[_Candidate]:
+    """Drop a candidate when a more specific entry that refines it matched an overlapping span."""
+    dropped: set[int] = set()
+    for i, c in enumerate(cands):
+        if not c.entry.refines:
+            continue
+        for j, other in enumerate(cands):
+            if other.entry.id in c.entry.refines and other.start < c.end and c.start < other.end:
+                dropped.add(j)
+    return [c for i, c in enumerate(cands) if i not in dropped]
+
+
+def _snippet(text: str, start: int, end: int) -> str:
+    return " ".join(text[start:end].split())[:400]
+
+
+def match(text: str, kb: KnowledgeBase, targets: TargetSet | None = None) -> list[Match]:
+    """Find every known error in `text`; each distinct (entry, numbers) once, with its count."""
+    targets = targets or load_targets()
+    lower = text.lower()
+    cands: list[_Candidate] = []
+    for entry in kb:
+        cands += [c for c in _candidates(text, lower, entry) if _requirements_hold(c, text, targets)]
+    cands = sorted(_refine(cands), key=lambda c: (c.start, c.entry.id))
+    found: dict[tuple[str, int | None, int | None], Match] = {}
+    for c in cands:
+        required, exact_r = _number(c.groups, "required")
+        limit, exact_l = _number(c.groups, "limit")
+        key = (c.entry.id, required, limit)
+        if key in found:
+            found[key] = dataclasses.replace(found[key], count=found[key].count + 1)
+            continue
+        found[key] = Match(
+            entry=c.entry, start=c.start, end=c.end, text=_snippet(text, c.start, c.end),
+            required=required, limit=limit, approximate=not (exact_r and exact_l),
+        )
+    return list(found.values())
+
+
+def matches_pattern(entry: Entry, text: str) -> list[re.Match[str]]:
+    """Raw pattern matches of one entry over a whole text (for lint and tests)."""
+    return [m for p in entry.patterns for m in p.finditer(text)]
