@@ -67,6 +67,10 @@ class Target:
         key = RESOURCE_LIMIT_KEY.get(resource)
         return self.limit(key) if key else None
 
+    def limits_values(self) -> set[int]:
+        """Every limit value of this target."""
+        return {lim.value for lim in self.limits.values()}
+
     @property
     def label(self) -> str:
         """'sm_90 (H100, H200, H800, GH200)'."""

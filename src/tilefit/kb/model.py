@@ -131,6 +131,14 @@ class Entry:
 # ---------------------------------------------------------------------------- building
 
 
+_CJK_GAP = re.compile(r"(?<=[\u3000-\u9fff\uff00-\uffef])\s+(?=[\u3000-\u9fff\uff00-\uffef])")
+
+
+def _tidy_zh(text: str) -> str:
+    """YAML folding puts spaces where Chinese has none; drop whitespace between CJK characters."""
+    return _CJK_GAP.sub("", text)
+
+
 class _Reader:
     """Reads typed fields out of a YAML mapping; errors name the file and field."""
 
@@ -146,7 +154,7 @@ class _Reader:
         value = self.raw.get(key, default)
         if not isinstance(value, str) or (default is None and not value.strip()):
             raise self.fail(key, "expected a non-empty string")
-        return value.strip()
+        return _tidy_zh(value.strip()) if key.endswith("_zh") else value.strip()
 
     def strs(self, key: str, *, required: bool = True) -> tuple[str, ...]:
         value = self.raw.get(key, [])

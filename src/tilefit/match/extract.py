@@ -64,7 +64,13 @@ class ContextRules:
         return _first(self.frameworks, text)
 
     def phase(self, text: str) -> str | None:
-        return _first(self.phases, text)
+        """The phase whose marker is nearest the end of `text` (the frame closest to the error)."""
+        best, best_pos = None, -1
+        for rule in self.phases:
+            for m in rule.regex.finditer(text):
+                if m.start() > best_pos:
+                    best, best_pos = rule.value, m.start()
+        return best
 
     def config(self, text: str, start: int, end: int) -> dict[str, int | str]:
         """The config printed on the error's own line, the next line, or the nearest launcher line before it."""

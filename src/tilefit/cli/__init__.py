@@ -1,0 +1,165 @@
+"""The `tilefit` command: a thin layer over the library; heavy backends are imported per subcommand."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from tilefit.errors import TilefitError
+
+EXIT_OK, EXIT_NOTHING, EXIT_USAGE = 0, 1, 2
+
+
+def _read_source(path: str | None, limit: int) -> bytes:
+    if path in (None, "-"):
+        if path is None and sys.stdin.isatty():
+            raise TilefitError("no input: pass a log file, or pipe a log in (tilefit explain - < log.txt)")
+        data: bytes = sys.stdin.buffer.read(limit + 1)
+        return data
+    p = Path(path)
+    if not p.is_file():
+        raise TilefitError(f"{path}: no such file")
+    with p.open("rb") as fh:
+        return fh.read(limit + 1)
+
+
+def _explain(args: argparse.Namespace) -> int:
+    from tilefit.explain import explain
+    from tilefit.settings import Settings
+
+    settings = Settings.from_env()
+    data = _read_source(args.file, settings.max_input_bytes)
+    result = explain(data, settings=settings)
+    sys.stdout.write(result.render(args.format, args.lang))
+    return EXIT_OK if result.recognised else EXIT_NOTHING
+
+
+def _kb(args: argparse.Namespace) -> int:
+    from tilefit.kb.repository import load_kb
+
+    if args.kb_command == "lint":
+        from tilefit.kb.lint import lint
+
+        problems = lint(probe_patterns=not args.no_probe)
+        for p in problems:
+            print(p)
+        print(f"{len(problems)} problem(s) in the knowledge base" if problems else "knowledge base is clean")
+        return EXIT_NOTHING if problems else EXIT_OK
+    kb = load_kb()
+    if args.kb_command == "show":
+        return _kb_show(kb, args.id, args.lang)
+    for e in kb:
+        flag = "on-chip " if e.on_chip else "off-chip"
+        print(f"{e.id:44} {e.resource:20} {flag} {e.title_zh if args.lang == 'zh' else e.title}")
+    return EXIT_OK
+
+
+def _kb_show(kb: object, entry_id: str, lang: str) -> int:
+    from tilefit.kb.repository import KnowledgeBase
+    from tilefit.render.json_ import dumps
+
+    assert isinstance(kb, KnowledgeBase)
+    try:
+        e = kb.get(entry_id)
+    except KeyError:
+        raise TilefitError(f"no entry {entry_id!r}; see `tilefit kb list`") from None
+    from tilefit.explain import diagnose
+    from tilefit.match.matcher import match
+    from tilefit.targets import load_targets
+
+    # Show an entry the way explain would, on its first real example.
+    example = e.examples[0].log
+    found = [m for m in match(example, kb) if m.entry.id == e.id]
+    if not found:
+        raise TilefitError(f"{entry_id}: its first example does not match it; run `tilefit kb lint`")
+    from tilefit.explain import Explanation
+
+    view = Explanation((diagnose(example, found[0], load_targets()),)).render("text", lang)
+    print(view, end="")
+    print(dumps({"examples": [{"source": x.source, "log": x.log} for x in e.examples]}))
+    return EXIT_OK
+
+
+def _targets(args: argparse.Namespace) -> int:
+    from tilefit.targets import load_targets
+    from tilefit.units import format_short
+
+    ts = load_targets()
+    keys = ("shared_per_block_optin", "shared_per_sm", "vmem_scoped_default", "vmem_physical", "smem")
+    print(f"{'target':8} {'vendor':7} {'per-block smem/LDS/SLM':>22} {'scoped VMEM':>12} {'VMEM':>10}  devices")
+    for t in ts.targets:
+        if args.vendor and t.vendor != args.vendor:
+            continue
+        v = {k: t.limit(k) for k in keys}
+        smem = f"{v['shared_per_block_optin']}" if v["shared_per_block_optin"] else "-"
+        scoped = format_short(v["vmem_scoped_default"]) if v["vmem_scoped_default"] else "-"
+        phys = format_short(v["vmem_physical"]) if v["vmem_physical"] else "-"
+        print(f"{t.name:8} {t.vendor:7} {smem:>22} {scoped:>12} {phys:>10}  {', '.join(t.devices)}")
+    if args.limit is not None:
+        hits = [t.name for t in ts.targets if args.limit in t.limits_values()]
+        print(f"\n{args.limit} B is a limit of: {', '.join(hits) or 'no known target'}")
+    return EXIT_OK
+
+
+def _add_backend(sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str) -> None:
+    """Subcommands whose modules may import heavy backends register themselves lazily."""
+    import importlib
+
+    try:
+        module = importlib.import_module(f"tilefit.cli.{name}")
+    except ImportError:
+        return
+    module.add_parser(sub)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from tilefit import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="tilefit", description="Explain, estimate and fit on-chip memory of ML kernels."
+    )
+    parser.add_argument("--version", action="version", version=f"tilefit {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    ex = sub.add_parser("explain", help="diagnose an error log (file, or - for stdin)")
+    ex.add_argument("file", nargs="?", help="log file; '-' or nothing reads stdin")
+    ex.add_argument("--format", "-f", choices=("text", "markdown", "json", "html"), default="text")
+    ex.add_argument("--lang", choices=("en", "zh"), default="en")
+    ex.set_defaults(func=_explain)
+    kb = sub.add_parser("kb", help="the knowledge base: list, show ID, lint")
+    kb_sub = kb.add_subparsers(dest="kb_command", required=True)
+    for name in ("list", "show", "lint"):
+        p = kb_sub.add_parser(name)
+        p.add_argument("--lang", choices=("en", "zh"), default="en")
+        if name == "show":
+            p.add_argument("id")
+        if name == "lint":
+            p.add_argument("--no-probe", action="store_true", help="skip timing patterns on adversarial input")
+    kb.set_defaults(func=_kb)
+    tg = sub.add_parser("targets", help="known targets and their on-chip limits")
+    tg.add_argument("--vendor", choices=("nvidia", "amd", "intel", "google"))
+    tg.add_argument("--limit", type=int, help="which targets have this limit (bytes)")
+    tg.set_defaults(func=_targets)
+    for name in ("estimate", "fit"):
+        _add_backend(sub, name)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit code (0 ok, 1 nothing found / does not fit, 2 usage or input error)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.func(args)
+        return code
+    except TilefitError as exc:
+        print(f"tilefit: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+__all__ = ["build_parser", "main"]

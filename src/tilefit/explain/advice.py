@@ -1,0 +1,165 @@
+"""Turn a knowledge-base fix into advice for the config and numbers a log shows.
+
+Numbers here are labelled estimates: they assume buffers scale with the knob (stages, block sizes).
+Exact bytes come from `tilefit estimate`, which asks the compiler.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+
+from tilefit.kb.model import Fix
+from tilefit.targets import Target
+from tilefit.units import format_short
+
+
+@dataclasses.dataclass(frozen=True)
+class Facts:
+    """What a log told us about one error."""
+
+    resource: str
+    required: int | None
+    limit: int | None
+    config: Mapping[str, int | str]
+    device_classes: Sequence[Target]
+
+
+@dataclasses.dataclass(frozen=True)
+class Advice:
+    """A fix, with a sentence specific to this log where the numbers allow one."""
+
+    fix: Fix
+    specific: str | None = None
+    specific_zh: str | None = None
+
+
+def advise(fixes: Sequence[Fix], facts: Facts) -> tuple[Advice, ...]:
+    """One Advice per fix, in the knowledge base's order (measured rates first when present)."""
+    ordered = sorted(fixes, key=lambda f: -(f.measured.rate if f.measured else -1.0))
+    out = []
+    for fix in ordered:
+        rule = _RULES.get(fix.knob)
+        text = rule(facts) if rule else None
+        out.append(Advice(fix, *(text or (None, None))))
+    return tuple(out)
+
+
+def _over(facts: Facts) -> float | None:
+    if facts.required is None or not facts.limit:
+        return None
+    return facts.required / facts.limit
+
+
+def _num_stages(facts: Facts) -> tuple[str, str] | None:
+    stages = facts.config.get("num_stages")
+    ratio = _over(facts)
+    if not isinstance(stages, int) or ratio is None or facts.required is None or facts.limit is None:
+        return None
+    if stages <= 1:
+        return (
+            "num_stages is already 1: lowering it cannot help here; shrink the blocks instead.",
+            "num_stages 已经是 1，继续降低无效；请改为缩小块尺寸。",
+        )
+    for s in range(stages - 1, 0, -1):
+        est = facts.required * s / stages
+        if est <= facts.limit:
+            return (
+                f"num_stages {stages} -> {s}: about {format_short(est)} (estimate, buffers scale with "
+                f"stages) against the {format_short(facts.limit)} limit.",
+                f"num_stages {stages} -> {s}：约 {format_short(est)}（估算，缓冲区随 stage 数线性变化），"
+                f"上限 {format_short(facts.limit)}。",
+            )
+    est = facts.required / stages
+    return (
+        f"num_stages alone is not enough: even num_stages=1 needs about {format_short(est)} (estimate) > "
+        f"{format_short(facts.limit)}; also shrink the blocks.",
+        f"仅降低 num_stages 不够：即使 num_stages=1 也约需 {format_short(est)}（估算）> "
+        f"{format_short(facts.limit)}；还需缩小块尺寸。",
+    )
+
+
+def _halvings(facts: Facts) -> int | None:
+    ratio = _over(facts)
+    return None if ratio is None else max(1, math.ceil(math.log2(ratio)))
+
+
+def _block(facts: Facts) -> tuple[str, str] | None:
+    halvings = _halvings(facts)
+    blocks = {k: v for k, v in facts.config.items() if "BLOCK" in k.upper() or "RDIM" in k.upper()}
+    numeric = {k: v for k, v in blocks.items() if isinstance(v, int) and v > 1}
+    if halvings is None:
+        return None
+    if numeric:
+        key = max(numeric, key=lambda k: numeric[k])
+        new = max(1, numeric[key] >> halvings)
+        return (
+            f"{key} {numeric[key]} -> {new} cuts the tiles that use it by {1 << halvings}x "
+            f"(needed: {_over(facts):.2f}x; estimate).",
+            f"{key} {numeric[key]} -> {new}，使用它的分块缩小 {1 << halvings} 倍（需要 {_over(facts):.2f} 倍；估算）。",
+        )
+    rdims = [k for k in blocks if "RDIM" in k.upper()]
+    names = [k for k in blocks if k not in rdims]
+    if not blocks:
+        return (
+            f"The tiles must shrink {_over(facts):.2f}x: halve the largest block {halvings} time(s) (estimate).",
+            f"分块需缩小 {_over(facts):.2f} 倍：将最大的块尺寸减半 {halvings} 次（估算）。",
+        )
+    en = f"Needs a {_over(facts):.2f}x cut: lower {', '.join(names) or 'the block sizes'} ({halvings} halving(s))."
+    zh = f"需缩小 {_over(facts):.2f} 倍：降低 {', '.join(names) or '块尺寸'}（减半 {halvings} 次）。"
+    if rdims:
+        en += (
+            f" {', '.join(rdims)} hold a whole reduction dimension: no config shrinks them; if they dominate, "
+            "loop over that dimension in tiles instead."
+        )
+        zh += f" {', '.join(rdims)} 对应整个归约维度，任何配置都无法缩小；若它们占主导，请改为分块循环遍历该维度。"
+    return en, zh
+
+
+def _threads(facts: Facts) -> tuple[str, str] | None:
+    if facts.required is None or facts.limit is None:
+        return None
+    warp = 32
+    if facts.device_classes and facts.device_classes[0].triton:
+        warp = facts.device_classes[0].triton.warp_size
+    max_warps = facts.limit // warp
+    return (
+        f"{facts.required} threads requested, {facts.limit} allowed: use at most {max_warps} warps "
+        f"of {warp} threads in total (num_warps across all partitions).",
+        f"请求 {facts.required} 个线程，允许 {facts.limit} 个：所有分区合计最多 {max_warps} 个 warp（每个 {warp} 线程）。",
+    )
+
+
+def _vmem_limit(facts: Facts) -> tuple[str, str] | None:
+    if facts.required is None:
+        return None
+    mib = 1 << 20
+    want = math.ceil(facts.required * 1.25 / mib) * mib
+    physical = [t.limit("vmem_physical") for t in facts.device_classes if t.limit("vmem_physical")]
+    cap = min((p for p in physical if p is not None), default=None)
+    if cap is not None and facts.required > cap:
+        return (
+            f"Needs {format_short(facts.required)}, more than the {format_short(cap)} of physical VMEM: "
+            "no limit helps; shrink the blocks.",
+            f"需要 {format_short(facts.required)}，超过物理 VMEM {format_short(cap)}：调高上限无效，必须缩小块。",
+        )
+    if cap is not None:
+        want = min(want, cap)
+    return (
+        f"pltpu.CompilerParams(vmem_limit_bytes={want})  # {format_short(want)}: the "
+        f"{format_short(facts.required)} needed plus headroom"
+        + (f", under the {format_short(cap)} physical VMEM" if cap else ""),
+        f"pltpu.CompilerParams(vmem_limit_bytes={want})  # {format_short(want)}：所需 "
+        f"{format_short(facts.required)} 加余量" + (f"，低于物理 VMEM {format_short(cap)}" if cap else ""),
+    )
+
+
+_RULES = {
+    "num_stages": _num_stages,
+    "block": _block,
+    "block_k": _block,
+    "threads": _threads,
+    "num_warps": _threads,
+    "vmem_limit_bytes": _vmem_limit,
+}

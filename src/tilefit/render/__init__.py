@@ -1,0 +1,28 @@
+"""Renderers: every format is drawn from the one JSON view (render.json_.to_json)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tilefit.errors import InputError
+
+if TYPE_CHECKING:
+    from tilefit.explain import Explanation
+
+FORMATS = ("text", "markdown", "json", "html")
+LANGS = ("en", "zh")
+
+
+def render(explanation: Explanation, fmt: str = "text", lang: str = "en") -> str:
+    """Render an explanation; unknown formats or languages raise InputError."""
+    if fmt not in FORMATS:
+        raise InputError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if lang not in LANGS:
+        raise InputError(f"unknown language {lang!r}; choose one of {', '.join(LANGS)}")
+    from tilefit.render import html, json_, markdown, text
+
+    view = json_.to_json(explanation, lang)
+    if fmt == "json":
+        return json_.dumps(view)
+    module = {"text": text, "markdown": markdown, "html": html}[fmt]
+    return module.render(view, lang)

@@ -1,0 +1,66 @@
+"""Pieces shared by the text, Markdown and HTML renderers (all read the JSON view)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tilefit.render.i18n import label
+from tilefit.units import format_bytes
+
+
+def numbers_line(m: dict[str, Any], lang: str) -> str | None:
+    """'needed 526336 B (514.00 KiB), allowed 232448 B (227.00 KiB): 2.26x over the limit'."""
+    req, lim = m["required_bytes"], m["limit_bytes"]
+    if req is None and lim is None:
+        return None
+    parts = []
+    if req is not None:
+        parts.append(f"{label(lang, 'needed')} {format_bytes(req)}")
+    if lim is not None:
+        parts.append(f"{label(lang, 'allowed')} {format_bytes(lim)}")
+    line = ", ".join(parts)
+    if m["ratio"] is not None:
+        key = "over" if m["ratio"] > 1 else "under"
+        line += f": {m['ratio']:.2f}x {label(lang, key)}"
+    if m["numbers_approximate"]:
+        line += " (~)"
+    return line
+
+
+def devices_line(m: dict[str, Any]) -> str | None:
+    if not m["device_classes"]:
+        return None
+    return "; ".join(f"{name} ({', '.join(devs)})" for name, devs in m["devices"].items())
+
+
+def config_line(m: dict[str, Any]) -> str | None:
+    if not m["config"]:
+        return None
+    return ", ".join(f"{k}={v}" for k, v in m["config"].items())
+
+
+def header_tags(m: dict[str, Any], lang: str) -> str:
+    tags = [m["resource"]]
+    if not m["on_chip"]:
+        tags.append(label(lang, "not_on_chip"))
+    if m["severity"] == "warning":
+        tags.append(label(lang, "warning"))
+    if m["count"] > 1:
+        tags.append(label(lang, "seen", n=m["count"]))
+    return " · ".join(tags)
+
+
+def measured_text(fix: dict[str, Any], lang: str) -> str | None:
+    ms = fix["measured"]
+    if not ms:
+        return None
+    pct = round(100 * ms["rate"])
+    if lang == "zh":
+        return (
+            f"实测：{ms['n']} 个失败配置中修复 {pct}%（{', '.join(ms['targets'])}；"
+            f"{'+'.join(ms['kernels'])}；{ms['method']}）"
+        )
+    return (
+        f"fixed {pct}% of {ms['n']} failing configs: {', '.join(ms['targets'])}, "
+        f"{'+'.join(ms['kernels'])}, {ms['method']}"
+    )

@@ -1,0 +1,77 @@
+"""The JSON view: the documented contract every other renderer is drawn from."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from tilefit.explain.advice import Advice
+from tilefit.kb.model import Measurement
+
+if TYPE_CHECKING:
+    from tilefit.explain import Diagnosis, Explanation
+
+
+def _measured(m: Measurement | None) -> dict[str, Any] | None:
+    if m is None:
+        return None
+    return {
+        "rate": m.rate, "n": m.n, "fixed": m.fixed, "targets": list(m.targets),
+        "kernels": list(m.kernels), "method": m.method, "date": m.date, "tools": dict(m.tools),
+        "median_speed": m.median_speed,
+    }
+
+
+def _fix(a: Advice, zh: bool) -> dict[str, Any]:
+    f = a.fix
+    return {
+        "action": f.action_zh if zh else f.action,
+        "how": f.how_zh if zh else f.how,
+        "when": f.when,
+        "knob": f.knob,
+        "specific": a.specific_zh if zh else a.specific,
+        "evidence": list(f.evidence),
+        "measured": _measured(f.measured),
+    }
+
+
+def _match(d: Diagnosis, zh: bool) -> dict[str, Any]:
+    e, m = d.entry, d.match
+    return {
+        "entry": e.id,
+        "title": e.title_zh if zh else e.title,
+        "resource": e.resource,
+        "on_chip": e.on_chip,
+        "phase": d.phase,
+        "framework": d.framework,
+        "vendor": d.vendor,
+        "severity": e.severity,
+        "required_bytes": m.required,
+        "limit_bytes": m.limit,
+        "ratio": d.ratio,
+        "device_classes": [t.name for t in d.device_classes],
+        "devices": {t.name: list(t.devices) for t in d.device_classes},
+        "config": dict(d.config),
+        "fixes": [_fix(a, zh) for a in d.advice],
+        "dead_ends": [
+            {"action": x.action_zh if zh else x.action, "why": x.why_zh if zh else x.why, "source": x.source}
+            for x in e.dead_ends
+        ],
+        "sources": list(e.sources),
+        "summary": (e.summary_zh if zh else e.summary) or None,
+        "root_cause": e.root_cause_zh if zh else e.root_cause,
+        "numbers_approximate": m.approximate,
+        "count": m.count,
+        "text": m.text,
+    }
+
+
+def to_json(explanation: Explanation, lang: str = "en") -> dict[str, Any]:
+    from tilefit import __version__
+
+    zh = lang == "zh"
+    return {"tilefit": __version__, "matches": [_match(d, zh) for d in explanation.diagnoses]}
+
+
+def dumps(view: dict[str, Any]) -> str:
+    return json.dumps(view, ensure_ascii=False, indent=2)

@@ -1,0 +1,17 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+CORPUS = SHARED / "corpus"
+
+
+def load_jsonl(name: str) -> list[dict[str, Any]]:
+    path = CORPUS / name
+    if not path.exists():
+        pytest.skip(f"{path} is not present (the shared corpus lies beside the checkout)")
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
