@@ -53,6 +53,7 @@ def _parse(name: str, raw: str, kind: object) -> object:
             if low in ("0", "false", "no", "off"):
                 return False
             raise ValueError("expected one of 1/0, true/false, yes/no, on/off")
+        value: float
         if kind == "int":
             value = int(raw)
         elif kind == "float":

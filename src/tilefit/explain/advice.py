@@ -127,7 +127,8 @@ def _threads(facts: Facts) -> tuple[str, str] | None:
     return (
         f"{facts.required} threads requested, {facts.limit} allowed: use at most {max_warps} warps "
         f"of {warp} threads in total (num_warps across all partitions).",
-        f"请求 {facts.required} 个线程，允许 {facts.limit} 个：所有分区合计最多 {max_warps} 个 warp（每个 {warp} 线程）。",
+        f"请求 {facts.required} 个线程，允许 {facts.limit} 个："
+        f"所有分区合计最多 {max_warps} 个 warp（每个 {warp} 线程）。",
     )
 
 

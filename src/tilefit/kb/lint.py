@@ -112,7 +112,7 @@ def _probe_worker(patterns: list[str], queue: Any) -> None:
         queue.put((pattern, worst))
 
 
-def _pattern_problems(entries: list[Entry]) -> list[Problem]:
+def _pattern_problems(entries: list[Entry], timeout_s: float = _PROBE_TIMEOUT_S) -> list[Problem]:
     """Static check for nested quantifiers, then time every pattern on adversarial input in a child."""
     out, owner = [], {}
     for entry in entries:
@@ -126,7 +126,7 @@ def _pattern_problems(entries: list[Entry]) -> list[Problem]:
     proc = ctx.Process(target=_probe_worker, args=(list(owner), queue), daemon=True)
     proc.start()
     pending = dict(owner)
-    deadline = time.monotonic() + _PROBE_TIMEOUT_S + 0.1 * len(owner)
+    deadline = time.monotonic() + timeout_s + 0.1 * len(owner)
     while pending and time.monotonic() < deadline:
         try:
             pattern, worst = queue.get(timeout=max(0.1, deadline - time.monotonic()))

@@ -150,7 +150,7 @@ class _Reader:
     def fail(self, key: str, msg: str) -> KnowledgeBaseError:
         return KnowledgeBaseError(f"{self.where}: field {key!r}: {msg}")
 
-    def str(self, key: str, default: str | None = None) -> str:
+    def text(self, key: str, default: str | None = None) -> str:
         value = self.raw.get(key, default)
         if not isinstance(value, str) or (default is None and not value.strip()):
             raise self.fail(key, "expected a non-empty string")
@@ -191,7 +191,7 @@ def _measurement(raw: Any, where: str) -> Measurement | None:
     try:
         m = Measurement(
             rate=float(raw["rate"]), n=int(raw["n"]), fixed=int(raw["fixed"]),
-            targets=r.strs("targets"), kernels=r.strs("kernels"), method=r.str("method"),
+            targets=r.strs("targets"), kernels=r.strs("kernels"), method=r.text("method"),
             date=str(raw["date"]), tools={str(k): str(v) for k, v in dict(raw["tools"]).items()},
             median_speed=None if raw.get("median_speed") is None else float(raw["median_speed"]),
         )
@@ -205,17 +205,17 @@ def _measurement(raw: Any, where: str) -> Measurement | None:
 def _fix(r: _Reader) -> Fix:
     knobs = get_args(Knob)
     return Fix(
-        action=r.str("action"), how=r.str("how"), when=r.str("when"),
+        action=r.text("action"), how=r.text("how"), when=r.text("when"),
         knob=r.choice("knob", knobs, "none"), evidence=r.strs("evidence"),
-        action_zh=r.str("action_zh"), how_zh=r.str("how_zh"),
+        action_zh=r.text("action_zh"), how_zh=r.text("how_zh"),
         measured=_measurement(r.raw.get("measured"), f"{r.where}: measured"),
     )
 
 
 def _dead_end(r: _Reader) -> DeadEnd:
     return DeadEnd(
-        action=r.str("action"), why=r.str("why"), source=r.str("source"),
-        action_zh=r.str("action_zh"), why_zh=r.str("why_zh"),
+        action=r.text("action"), why=r.text("why"), source=r.text("source"),
+        action_zh=r.text("action_zh"), why_zh=r.text("why_zh"),
     )
 
 
@@ -223,7 +223,7 @@ def _example(r: _Reader) -> Example:
     expect = r.raw.get("expect", {}) or {}
     if not isinstance(expect, Mapping) or not all(k in NUMBER_GROUPS for k in expect):
         raise r.fail("expect", f"keys must be among {NUMBER_GROUPS}")
-    return Example(log=r.str("log"), source=r.str("source"), expect={k: int(v) for k, v in expect.items()})
+    return Example(log=r.text("log"), source=r.text("source"), expect={k: int(v) for k, v in expect.items()})
 
 
 def _requires(raw: Any, where: str) -> Requires:
@@ -240,7 +240,7 @@ def _requires(raw: Any, where: str) -> Requires:
 def entry_from_dict(raw: Any, where: str, expected_id: str | None = None) -> Entry:
     """Build an Entry from parsed YAML; raises KnowledgeBaseError naming the file and field."""
     r = _Reader(raw, where)
-    entry_id = r.str("id")
+    entry_id = r.text("id")
     if expected_id is not None and entry_id != expected_id:
         raise r.fail("id", f"{entry_id!r} must equal the file's path {expected_id!r}")
     resource = r.choice("resource", RESOURCES)
@@ -252,20 +252,20 @@ def entry_from_dict(raw: Any, where: str, expected_id: str | None = None) -> Ent
     if any(k != k.lower() for k in keywords):
         raise r.fail("keywords", "keywords are matched on lower-cased text; write them in lower case")
     return Entry(
-        id=entry_id, title=r.str("title"), title_zh=r.str("title_zh"), resource=resource,
+        id=entry_id, title=r.text("title"), title_zh=r.text("title_zh"), resource=resource,
         on_chip=on_chip, severity=r.choice("severity", get_args(Severity), "error"),
         vendor=r.choice("vendor", get_args(Vendor), "any"), frameworks=r.strs("frameworks"),
         phase=r.choice("phase", get_args(Phase)), keywords=keywords, patterns=patterns,
         examples=tuple(_example(x) for x in r.items("examples")),
-        root_cause=r.str("root_cause"), root_cause_zh=r.str("root_cause_zh"),
+        root_cause=r.text("root_cause"), root_cause_zh=r.text("root_cause_zh"),
         fixes=tuple(_fix(x) for x in r.items("fixes")),
         dead_ends=tuple(_dead_end(x) for x in r.items("dead_ends", required=False)),
         docs=r.strs("docs", required=False),
         versions=tuple(
-            VersionNote(x.str("component"), x.str("versions"), x.str("note", ""))
+            VersionNote(x.text("component"), x.text("versions"), x.text("note", ""))
             for x in r.items("versions", required=False)
         ),
         refines=r.strs("refines", required=False),
         requires=_requires(r.raw.get("requires"), f"{where}: requires"),
-        summary=r.str("summary", ""), summary_zh=r.str("summary_zh", ""),
+        summary=r.text("summary", ""), summary_zh=r.text("summary_zh", ""),
     )

@@ -101,7 +101,7 @@ def _vendor_holds(c: _Candidate, targets: TargetSet) -> bool:
 def _refine(cands: list[_Candidate]) -> list[_Candidate]:
     """Drop a candidate when a more specific entry that refines it matched an overlapping span."""
     dropped: set[int] = set()
-    for i, c in enumerate(cands):
+    for c in cands:
         if not c.entry.refines:
             continue
         for j, other in enumerate(cands):

@@ -24,5 +24,5 @@ def render(explanation: Explanation, fmt: str = "text", lang: str = "en") -> str
     view = json_.to_json(explanation, lang)
     if fmt == "json":
         return json_.dumps(view)
-    module = {"text": text, "markdown": markdown, "html": html}[fmt]
-    return module.render(view, lang)
+    renderers = {"text": text.render, "markdown": markdown.render, "html": html.render}
+    return renderers[fmt](view, lang)

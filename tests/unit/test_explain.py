@@ -1,0 +1,119 @@
+"""explain() as a user calls it: logs, live exceptions, bad input, long logs."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import time
+
+import pytest
+
+import tilefit
+from tilefit.errors import DoesNotFit, InputError, NoConfigFits
+from tilefit.explain import explain
+
+SEED_LINE = (
+    "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 526336, "
+    "Hardware limit: 232448. Reducing block sizes or `num_stages` may help."
+)
+INDUCTOR_LINE = (
+    "Exception out of resource: shared memory, Required: 163840, Hardware limit: 101376. Reducing block sizes "
+    "or `num_stages` may help. for benchmark choice TritonTemplateCaller(/tmp/x.py, ACC_TYPE='tl.float32', "
+    "BLOCK_K=256, BLOCK_M=16, BLOCK_N=128, GROUP_M=8, num_stages=5, num_warps=8)"
+)
+
+
+def test_numbers_ratio_and_device_classes() -> None:
+    d = explain(SEED_LINE).diagnoses[0]
+    assert (d.match.required, d.match.limit, d.ratio) == (526336, 232448, 2.2643)
+    assert [t.name for t in d.device_classes] == ["sm_90", "sm_100", "sm_103"]
+    assert d.entry.on_chip
+
+
+def test_config_in_log_makes_advice_specific() -> None:
+    log = "AUTOTUNE\n" + SEED_LINE.replace("Required: 526336", "Required: 163840").replace("232448", "101376")
+    log += "\nlaunch with BLOCK_K=256, BLOCK_M=16, BLOCK_N=128, num_stages=5, num_warps=8\n"
+    d = explain(log).diagnoses[0]
+    assert d.config["BLOCK_K"] == 256 and d.config["num_stages"] == 5
+    specific = {a.fix.knob: a.specific for a in d.advice}
+    assert specific["num_stages"] is not None and "num_stages 5 -> 3" in specific["num_stages"]
+    assert specific["block"] is not None and "BLOCK_K 256 -> 128" in specific["block"]
+
+
+def test_live_triton_exception_is_explained() -> None:
+    class OutOfResources(Exception):  # the shape of triton.runtime.errors.OutOfResources
+        def __init__(self, required: int, limit: int, name: str) -> None:
+            self.required, self.limit, self.name = required, limit, name
+            super().__init__(f"out of resource: {name}, Required: {required}, Hardware limit: {limit}")
+
+    try:
+        raise OutOfResources(294912, 49152, "shared memory")
+    except OutOfResources as exc:
+        d = explain(exc).diagnoses[0]
+    assert (d.match.required, d.match.limit) == (294912, 49152)
+    assert [t.name for t in d.device_classes] == ["sm_60", "sm_61"]
+
+
+def test_each_distinct_error_once_with_count() -> None:
+    log = "\n".join([SEED_LINE] * 50 + [SEED_LINE.replace("526336", "1056768")])
+    diags = explain(log).diagnoses
+    assert [(d.match.required, d.match.count) for d in diags] == [(526336, 50), (1056768, 1)]
+
+
+def test_json_contract() -> None:
+    view = explain(SEED_LINE).to_json()
+    assert view["tilefit"] == tilefit.__version__
+    keys = {"entry", "title", "resource", "on_chip", "phase", "framework", "vendor", "severity",
+            "required_bytes", "limit_bytes", "ratio", "device_classes", "config", "fixes", "dead_ends", "sources"}
+    assert keys <= set(view["matches"][0])
+    json.dumps(view)
+
+
+def test_numbers_absent_from_log_are_null() -> None:
+    view = explain("RuntimeError: CUDA error: too many resources requested for launch").to_json()
+    if view["matches"]:  # the CUDA 701 entry, when present, has no numbers to report
+        assert view["matches"][0]["required_bytes"] is None and view["matches"][0]["ratio"] is None
+
+
+@pytest.mark.parametrize("bad", [b"", b"   \n", b"\x00\x01\x02" * 1000, bytes(range(256)) * 100])
+def test_bad_input_is_a_clear_error(bad: bytes) -> None:
+    with pytest.raises(InputError):
+        explain(bad)
+
+
+def test_unrelated_text_is_not_recognised() -> None:
+    assert not explain("Traceback (most recent call last):\n  File 'x.py'\nValueError: bad").recognised
+
+
+def test_truncated_message_is_not_guessed() -> None:
+    cut = SEED_LINE[: SEED_LINE.index("Hardware")]
+    assert not explain(cut).recognised  # the limit is missing: no guess
+
+
+def test_ten_megabyte_log_in_under_a_second() -> None:
+    filler = "INFO step 123 loss=0.25 lr=1e-4 out of range shared memory pool ok\n" * 160_000
+    log = filler + SEED_LINE + "\n" + filler
+    assert len(log) > 10_000_000
+    explain("warm up " + SEED_LINE)
+    t0 = time.perf_counter()
+    result = explain(log)
+    elapsed = time.perf_counter() - t0
+    assert result.diagnoses[0].match.required == 526336
+    assert elapsed < 1.0, elapsed
+
+
+def test_errors_pickle_with_their_numbers() -> None:
+    e = pickle.loads(pickle.dumps(DoesNotFit("shared-memory", 526336, 232448, "sm_90", "lower num_stages")))
+    assert (e.required, e.limit, e.target) == (526336, 232448, "sm_90") and "2.26x" in str(e)
+    n = pickle.loads(pickle.dumps(NoConfigFits("sm_90", "shared-memory", 232448, 266240, "rdim 16384", "tile it", 4)))
+    assert n.smallest == 266240 and "rdim 16384" in str(n)
+
+
+def test_render_formats_and_languages() -> None:
+    result = explain(SEED_LINE)
+    html = result.render("html")
+    assert html.startswith("<!doctype html>") and "526336" in html and "<script" not in html
+    assert "共享内存" in result.render("text", "zh")
+    assert result.render("markdown").startswith("# tilefit diagnosis")
+    with pytest.raises(InputError):
+        result.render("pdf")

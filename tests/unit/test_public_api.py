@@ -1,0 +1,21 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import tilefit
+
+
+def test_all_names_exist() -> None:
+    for name in tilefit.__all__:
+        assert hasattr(tilefit, name), name
+
+
+def test_core_does_not_import_heavy_backends() -> None:
+    code = (
+        "import sys, tilefit; from tilefit.explain import explain; from tilefit.cli import build_parser; "
+        "build_parser(); explain('out of resource: shared memory, Required: 2, Hardware limit: 1'); "
+        "print(sorted(m for m in ('torch', 'triton', 'jax', 'helion') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
