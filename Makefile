@@ -20,11 +20,15 @@ $(VENV)/.test: pyproject.toml $(VENV)/.core
 	$(PIPQ) -e ".[dev,triton,tpu,progress]"
 	touch $@
 
+$(VENV)/.demo: pyproject.toml $(VENV)/.core
+	$(PIPQ) -e ".[triton,progress]"
+	touch $@
+
 setup-core: $(VENV)/.core
 setup-test: $(VENV)/.test
 
-demo: $(VENV)/.test
-	@bash scripts/demo.sh $(BIN)
+demo: $(VENV)/.demo
+	$(BIN)/python scripts/demo.py
 
 test: $(VENV)/.test
 	$(BIN)/python -m pytest -q -p no:cacheprovider

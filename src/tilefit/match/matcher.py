@@ -58,17 +58,19 @@ def _windows(lower: str, keywords: Iterable[str]) -> list[tuple[int, int]]:
 
 
 def _candidates(text: str, lower: str, entry: Entry) -> list[_Candidate]:
-    seen: set[int] = set()
-    out = []
+    """Pattern hits of one entry; where its patterns overlap, the hit with the most numbers wins."""
+    found = []
     for a, b in _windows(lower, entry.keywords):
         for pattern in entry.patterns:
             for m in pattern.finditer(text, a, min(b, len(text))):
-                if m.start() in seen:
-                    continue
-                seen.add(m.start())
                 groups = {k: v for k, v in m.groupdict().items() if v is not None}
-                out.append(_Candidate(entry, m.start(), m.end(), groups))
-    return out
+                found.append(_Candidate(entry, m.start(), m.end(), groups))
+    found.sort(key=lambda c: (-len(c.groups), c.start))
+    kept: list[_Candidate] = []
+    for c in found:
+        if not any(k.start < c.end and c.start < k.end for k in kept):
+            kept.append(c)
+    return kept
 
 
 def _number(groups: dict[str, str], key: str) -> tuple[int | None, bool]:
