@@ -1,0 +1,243 @@
+"""Scoped VMEM of Pallas TPU kernels for every TPU generation, on a machine without a TPU.
+
+A kernel is a `PallasKernel`: a `build(config, **params)` function that returns `(fn, args)`, where
+`fn(*args)` calls `pl.pallas_call` and `args` are `jax.ShapeDtypeStruct`s, plus a config space. Two modes:
+
+- analytic: trace only (no libtpu): blocks padded to the generation's tiles x buffer count, plus scratch,
+  plus a measured allowance for Mosaic's internal scratch (`mosaic_internal_scratch` in tpu.yaml).
+- exact (also "fast"/"full"): libtpu compiles for the target's topology; the scoped size is the smallest
+  `vmem_limit_bytes` that compiles (see pallas_compile.py).
+
+Each result is a `Usage` with resource "scoped-vmem", `limit` the scoped limit in force (the kernel's
+`vmem_limit_bytes` or the generation's default) and `extra` holding the physical capacity, the margin
+(limit - bytes, negative when over) and, when raising the limit fixes it, the `vmem_limit_bytes` to pass.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import itertools
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from tilefit.errors import InputError, MissingExtraError, TilefitError
+from tilefit.estimate.base import Mode, Usage
+from tilefit.estimate.pallas_compile import TopologyCache, error_summary, measure
+from tilefit.estimate.pallas_layout import CallLayout, tiling_problem, trace_layouts
+from tilefit.targets import Target, get_target
+
+RESOURCE = "scoped-vmem"
+Built = tuple[Callable[..., Any], Sequence[Any]]
+Build = Callable[..., Built]
+
+
+@dataclasses.dataclass(frozen=True)
+class PallasKernel:
+    """A Pallas TPU kernel family: `build(config, **params) -> (fn, abstract args)` and its space."""
+
+    build: Build
+    space: Mapping[str, Sequence[int]] = dataclasses.field(default_factory=dict)
+    params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    name: str = ""
+
+    def configs(self) -> list[dict[str, int]]:
+        """Every config of the space (cartesian product, in key order)."""
+        keys = list(self.space)
+        return [dict(zip(keys, vals)) for vals in itertools.product(*(self.space[k] for k in keys))]
+
+    def instantiate(self, config: Mapping[str, Any]) -> Built:
+        """Call build for one config."""
+        return self.build(dict(config), **dict(self.params))
+
+    def with_spec(self, spec: Mapping[str, Any]) -> PallasKernel:
+        """This kernel with a CLI spec's `space` and `params` laid over its own."""
+        space = {str(k): [int(x) for x in _as_list(v)] for k, v in (spec.get("space") or {}).items()}
+        params = {**self.params, **dict(spec.get("params") or {})}
+        return dataclasses.replace(self, space={**self.space, **space}, params=params)
+
+
+def _as_list(value: Any) -> list[Any]:
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if isinstance(value, str):
+        return [v for v in value.split(",") if v.strip()]
+    return [value]
+
+
+def tpu_target(target: str | Target) -> Target:
+    """Resolve a TPU target name ('v5e') or pass a Target through; InputError for a GPU target."""
+    t = get_target(target) if isinstance(target, str) else target
+    if t.kind != "tpu" or not t.topology:
+        raise InputError(f"{t.name} is not a TPU target; Pallas TPU kernels need v4, v5e, v5p, v6e or tpu7x")
+    return t
+
+
+def limits_of(target: Target, kernel_limit: int | None) -> tuple[int, int]:
+    """(scoped limit in force, physical VMEM) for a target and a kernel's own vmem_limit_bytes."""
+    physical = target.limit("vmem_physical") or 0
+    default = target.limit("vmem_scoped_default") or physical
+    return (kernel_limit if kernel_limit is not None else default), physical
+
+
+class PallasEstimator:
+    """Estimator (see base.py) of the scoped VMEM of a PallasKernel's configs on TPU targets."""
+
+    def __init__(self, kernel: PallasKernel) -> None:
+        self.kernel = kernel
+        self._topologies = TopologyCache()
+
+    def estimate(self, config: Mapping[str, Any], target: str, mode: Mode = "exact") -> Usage:
+        """One config on one target; a config that fails for a non-memory reason has `error` set."""
+        tgt = tpu_target(target)
+        start = time.perf_counter()
+        _require_jax()
+        try:
+            fn, args = self.kernel.instantiate(config)
+            layouts = trace_layouts(fn, args)
+        except TilefitError:
+            raise
+        except Exception as exc:
+            return _failed(tgt, config, mode, f"build/trace failed: {error_summary(exc)}", start)
+        if mode == "analytic":
+            problem = _tiling_problem(layouts)
+            if problem:
+                return _failed(tgt, config, mode, problem, start)
+            return self._analytic(tgt, config, layouts, start)
+        return self._exact(tgt, config, mode, fn, args, layouts, start)
+
+    def estimate_many(
+        self, configs: Sequence[Mapping[str, Any]], targets: Sequence[str], mode: Mode = "exact"
+    ) -> list[Usage]:
+        """Every config on every target (target-major); failures are results, never an abort."""
+        return [self.estimate(c, t, mode) for t in targets for c in configs]
+
+    def layouts(self, config: Mapping[str, Any]) -> list[CallLayout]:
+        """The traced VMEM consumers of one config (no compile)."""
+        fn, args = self.kernel.instantiate(config)
+        return trace_layouts(fn, args)
+
+    def _analytic(self, tgt: Target, config: Mapping[str, Any], layouts: list[CallLayout], start: float) -> Usage:
+        internal = tgt.limit("mosaic_internal_scratch") or 0
+        call = max(layouts, key=lambda c: c.block_bytes)
+        need = call.block_bytes + internal
+        limit, physical = limits_of(tgt, call.vmem_limit_bytes)
+        extra = _extra(need, limit, physical, call)
+        extra["internal_allowance"] = internal
+        return Usage(
+            target=tgt.name, resource=RESOURCE, bytes=need, limit=limit, mode="analytic",
+            config=dict(config), fits=need <= limit, seconds=time.perf_counter() - start, extra=extra,
+        )
+
+    def _exact(
+        self, tgt: Target, config: Mapping[str, Any], mode: Mode, fn: Callable[..., Any],
+        args: Sequence[Any], layouts: list[CallLayout], start: float,
+    ) -> Usage:
+        call = max(layouts, key=lambda c: c.block_bytes)
+        limit, physical = limits_of(tgt, call.vmem_limit_bytes)
+        device = self._topologies.device(tgt.topology or "")
+        m = measure(fn, args, device, in_force=limit, physical=physical, guess=call.block_bytes)
+        if m.error is not None:
+            return _failed(tgt, config, mode, m.error, start)
+        extra = _extra(m.bytes or 0, limit, physical, call)
+        extra.update(compiles=m.compiles, over_physical=m.over_physical)
+        if m.physical_reported is not None:
+            extra["physical_reported"] = m.physical_reported
+        return Usage(
+            target=tgt.name, resource=RESOURCE, bytes=m.bytes, limit=limit, mode=mode,
+            config=dict(config), fits=bool(m.fits_in_force), seconds=time.perf_counter() - start,
+            extra=extra,
+        )
+
+
+def _require_jax() -> None:
+    if importlib.util.find_spec("jax") is None:
+        raise MissingExtraError("jax", "tpu")
+
+
+def _tiling_problem(layouts: list[CallLayout]) -> str | None:
+    """The first block that breaks Mosaic's tiling rule (analytic mode has no compiler to ask)."""
+    for call in layouts:
+        for buf in call.buffers:
+            if buf.kind != "scratch" and len(buf.shape) >= 2 and len(buf.array_shape) >= 2:
+                why = tiling_problem(buf.shape, buf.array_shape, buf.itemsize)
+                if why:
+                    return f"{call.name}: {buf.name} block {list(buf.shape)}: {why} (Mosaic tiling rule)"
+    return None
+
+
+def _extra(need: int, limit: int, physical: int, call: CallLayout) -> dict[str, Any]:
+    from tilefit.fit.pallas import headroom_limit
+
+    extra: dict[str, Any] = {
+        "physical": physical,
+        "margin": limit - need,
+        "physical_margin": physical - need,
+        "grid_steps": call.grid_steps,
+        "block_bytes": call.block_bytes,
+        "buffers": [b.describe() for b in call.buffers],
+    }
+    if need > limit and need <= physical:
+        extra["vmem_limit_bytes"] = headroom_limit(need, physical)
+    return extra
+
+
+def _failed(tgt: Target, config: Mapping[str, Any], mode: Mode, message: str, start: float) -> Usage:
+    limit = tgt.limit("vmem_scoped_default")
+    return Usage(
+        target=tgt.name, resource=RESOURCE, bytes=None, limit=limit, mode=mode, config=dict(config),
+        fits=None, error=message, seconds=time.perf_counter() - start,
+        extra={"physical": tgt.limit("vmem_physical")},
+    )
+
+
+def load_kernel(ref: str) -> PallasKernel:
+    """Load 'path/to/file.py:name' (a PallasKernel or a build function); InputError when it cannot."""
+    path_s, sep, name = ref.rpartition(":")
+    if not sep or not path_s or not name:
+        raise InputError(f"kernel reference {ref!r} must look like path/to/file.py:name")
+    path = Path(path_s)
+    if not path.is_file():
+        raise InputError(f"kernel file {path} does not exist")
+    module = _import_file(path)
+    obj = getattr(module, name, None)
+    if obj is None:
+        raise InputError(f"{path} defines no {name!r}")
+    if isinstance(obj, PallasKernel):
+        return obj
+    if callable(obj):
+        return PallasKernel(build=obj, name=name)
+    raise InputError(f"{ref} is neither a PallasKernel nor a build function")
+
+
+def _import_file(path: Path) -> Any:
+    mod_name = f"tilefit_user_{abs(hash(str(path.resolve())))}"
+    spec = importlib.util.spec_from_file_location(mod_name, path)
+    if spec is None or spec.loader is None:
+        raise InputError(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[mod_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] in ("jax", "jaxlib", "libtpu"):
+            raise MissingExtraError("jax", "tpu") from exc
+        raise InputError(f"importing {path} failed: {exc}") from exc
+    except Exception as exc:
+        raise InputError(f"importing {path} failed: {type(exc).__name__}: {exc}") from exc
+    return module
+
+
+def cli_estimate(ref: str, spec: Mapping[str, Any], targets: list[Target], mode: str) -> list[Usage]:
+    """What `tilefit estimate path.py:kernel --target v5e,...` runs for TPU targets."""
+    kernel = load_kernel(ref).with_spec(spec)
+    configs = kernel.configs()
+    if not configs:
+        raise InputError(f"{ref}: empty config space; give --spec space.yaml or --config K=V1,V2")
+    est = PallasEstimator(kernel)
+    m: Mode = "analytic" if mode == "analytic" else "exact"
+    return [est.estimate(c, tpu_target(t).name, m) for t in targets for c in configs]
+

@@ -1,0 +1,201 @@
+"""What a `pallas_call` puts in VMEM, read from its jaxpr, and the analytic scoped-VMEM model.
+
+Tracing needs jax but no libtpu and no compile: `jax.jit(fn).trace(*args)` exposes each pallas_call's
+grid, BlockSpecs (block shape, dtype, pipeline_mode), scratch_shapes and CompilerParams.
+
+The model, checked against libtpu 0.0.42.1 compiles (BENCHMARKS.md, "TPU / Pallas estimator"):
+  scoped VMEM = sum over VMEM blocks of padded block bytes x buffer count
+              + padded VMEM scratch bytes + Mosaic's internal scratch (a measured per-generation allowance)
+Padding: the last dim rounds up to 128 lanes, the second-last to 8 sublanes x packing (16 rows for 16-bit
+dtypes, 32 for 8-bit), the (8,128) x 32-bit tile. Buffer count: 2 (double buffering) unless
+`pipeline_mode=pl.Buffered(n)`; a grid of one step keeps one buffer (libtpu measured: 8 MiB in + 8 MiB out
+blocks fit a 16 MiB limit with grid=(1,), need 32 MiB with grid=(2,)).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from tilefit.errors import InputError
+
+LANES = 128
+SUBLANES = 8
+TILE_BYTES = 4096  # one (8,128) x 32-bit tile; every VMEM allocation is a whole number of them
+
+# Memory spaces whose bytes do not live in scoped VMEM (str() of the jaxpr ref's memory space).
+_NOT_VMEM = ("smem", "semaphore", "any", "hbm", "host", "cmem")
+
+
+@dataclasses.dataclass(frozen=True)
+class Buffer:
+    """One VMEM consumer of a pallas_call: an input/output block or a scratch buffer."""
+
+    name: str
+    shape: tuple[int, ...]
+    dtype: str
+    itemsize: int
+    count: int
+    kind: str  # "input", "output" or "scratch"
+    array_shape: tuple[int, ...] = ()
+
+    @property
+    def padded_bytes(self) -> int:
+        """Bytes of one copy once padded to the (8 x packing, 128) tile."""
+        return padded_bytes(self.shape, self.itemsize)
+
+    @property
+    def bytes(self) -> int:
+        """Bytes of all copies (buffer count x padded bytes)."""
+        return self.count * self.padded_bytes
+
+    def describe(self) -> str:
+        """'input 0 bf16[512,512] x2 buffers = 1.00 MiB'."""
+        dims = ",".join(str(d) for d in self.shape)
+        return f"{self.name} {self.dtype}[{dims}] x{self.count} = {self.bytes / (1 << 20):.2f} MiB"
+
+
+@dataclasses.dataclass(frozen=True)
+class CallLayout:
+    """The VMEM-relevant structure of one pallas_call."""
+
+    name: str
+    grid: tuple[int, ...]
+    buffers: tuple[Buffer, ...]
+    vmem_limit_bytes: int | None
+
+    @property
+    def grid_steps(self) -> int:
+        return math.prod(self.grid) if self.grid else 1
+
+    @property
+    def block_bytes(self) -> int:
+        """Bytes of all block buffers and scratch, without Mosaic's internal scratch."""
+        return sum(b.bytes for b in self.buffers)
+
+    def largest(self) -> Buffer | None:
+        """The buffer that takes the most VMEM."""
+        return max(self.buffers, key=lambda b: b.bytes, default=None)
+
+
+def sublane_rows(itemsize: int) -> int:
+    """Rows of one VMEM tile for a dtype: 8 for 32-bit, 16 for 16-bit, 32 for 8-bit (packing)."""
+    return SUBLANES * max(1, 4 // max(1, itemsize))
+
+
+def padded_bytes(shape: Sequence[int], itemsize: int) -> int:
+    """Bytes of an array in VMEM once its last two dims are padded to the tile."""
+    if not shape:
+        return TILE_BYTES
+    dims = list(shape)
+    dims[-1] = _round_up(dims[-1], LANES)
+    if len(dims) >= 2:
+        dims[-2] = _round_up(dims[-2], sublane_rows(itemsize))
+    else:
+        dims.insert(0, sublane_rows(itemsize))
+    return _round_up(math.prod(dims) * itemsize, TILE_BYTES)
+
+
+def tiling_problem(block: Sequence[int], array: Sequence[int], itemsize: int) -> str | None:
+    """Why a block shape breaks Mosaic's tiling rule, or None when it is fine.
+
+    The last two block dims must be divisible by (8 x packing, 128) or equal the array dims.
+    """
+    if len(block) >= 1 and block[-1] % LANES and block[-1] != array[-1]:
+        return f"last block dim {block[-1]} is neither a multiple of {LANES} nor the array dim {array[-1]}"
+    rows = sublane_rows(itemsize)
+    if len(block) >= 2 and block[-2] % SUBLANES and block[-2] != array[-2]:
+        return f"second-last block dim {block[-2]} is neither a multiple of {SUBLANES} nor {array[-2]}"
+    if len(block) >= 2 and block[-2] % rows and block[-2] != array[-2]:
+        return f"second-last block dim {block[-2]} is not a multiple of {rows} (packed {itemsize}-byte dtype)"
+    return None
+
+
+def _round_up(x: int, m: int) -> int:
+    return -(-x // m) * m
+
+
+def trace_layouts(fn: Callable[..., Any], args: Sequence[Any]) -> list[CallLayout]:
+    """Trace `fn(*args)` (no compile) and describe every pallas_call in it."""
+    import jax
+
+    closed = jax.jit(fn).trace(*args).jaxpr
+    calls = list(_pallas_eqns(closed.jaxpr))
+    if not calls:
+        raise InputError("the kernel function contains no pallas_call")
+    return [_layout(eqn, i) for i, eqn in enumerate(calls)]
+
+
+def _pallas_eqns(jaxpr: Any) -> Iterator[Any]:
+    """Every pallas_call equation, including those inside nested jit/closed calls."""
+    for eqn in jaxpr.eqns:
+        if eqn.primitive.name == "pallas_call":
+            yield eqn
+            continue
+        for sub in _sub_jaxprs(eqn.params):
+            yield from _pallas_eqns(sub)
+
+
+def _sub_jaxprs(params: dict[str, Any]) -> Iterator[Any]:
+    for value in params.values():
+        items = value if isinstance(value, (tuple, list)) else (value,)
+        for v in items:
+            inner = getattr(v, "jaxpr", None)
+            if inner is not None and hasattr(inner, "eqns"):
+                yield inner
+            elif hasattr(v, "eqns"):
+                yield v
+
+
+def _layout(eqn: Any, index: int) -> CallLayout:
+    gm = eqn.params["grid_mapping"]
+    grid = tuple(int(g) if isinstance(g, int) else 1 for g in gm.grid)
+    steps = math.prod(grid) if grid else 1
+    n_in = gm.num_inputs
+    buffers: list[Buffer] = []
+    for i, bm in enumerate(gm.block_mappings):
+        kind, pos = ("input", i) if i < n_in else ("output", i - n_in)
+        buf = _block_buffer(bm, f"{kind} {pos}", kind, steps)
+        if buf is not None:
+            buffers.append(buf)
+    for j, aval in enumerate(gm.scratch_avals):
+        if _in_vmem(aval):
+            buffers.append(_buffer(f"scratch {j}", aval.shape, aval.dtype, 1, "scratch"))
+    name = str(getattr(eqn.params.get("debug"), "name", "") or f"pallas_call {index}")
+    return CallLayout(name, grid, tuple(buffers), _vmem_limit(eqn.params.get("compiler_params")))
+
+
+def _block_buffer(bm: Any, name: str, kind: str, steps: int) -> Buffer | None:
+    aval = bm.block_aval
+    if not _in_vmem(aval):
+        return None
+    mode = bm.pipeline_mode
+    count = int(mode.buffer_count) if mode is not None else (2 if steps > 1 else 1)
+    if steps == 1:
+        count = min(count, 1)
+    buf = _buffer(name, bm.transformed_block_aval.shape, aval.dtype, count, kind)
+    return dataclasses.replace(buf, array_shape=tuple(int(d) for d in bm.array_aval.shape))
+
+
+def _buffer(name: str, shape: Sequence[int], dtype: Any, count: int, kind: str) -> Buffer:
+    import numpy as np
+
+    dt = np.dtype(dtype)
+    short = {"bfloat16": "bf16", "float32": "f32", "float16": "f16"}.get(dt.name, dt.name)
+    return Buffer(name, tuple(int(d) for d in shape), short, dt.itemsize, count, kind)
+
+
+def _in_vmem(aval: Any) -> bool:
+    space = str(getattr(aval, "memory_space", "default")).lower()
+    return not any(s in space for s in _NOT_VMEM)
+
+
+def _vmem_limit(params: Any) -> int | None:
+    if params is None:
+        return None
+    if isinstance(params, dict):
+        params = params.get("mosaic_tpu") or params.get("mosaic")
+    limit = getattr(params, "vmem_limit_bytes", None)
+    return int(limit) if limit is not None else None

@@ -1,0 +1,173 @@
+"""Choose Pallas TPU block shapes that fit scoped VMEM, or the `vmem_limit_bytes` that makes them fit.
+
+Ranking is a simple speed model: fewer grid steps first (less per-step pipeline overhead), then bigger
+blocks. Configs are estimated in that order; the first that fits the scoped limit in force wins, unless a
+better-ranked config fits physical VMEM, in which case raising the limit is the better fix and the result
+says by how much (`vmem_limit_bytes`, with headroom, never above physical VMEM).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tilefit.errors import NoConfigFits, TilefitError
+from tilefit.estimate.base import Mode, Usage
+from tilefit.estimate.pallas import RESOURCE, PallasEstimator, PallasKernel, tpu_target
+from tilefit.estimate.pallas_compile import error_summary
+from tilefit.targets import Target
+from tilefit.units import format_short
+
+HEADROOM = 0.10  # 10 % above the measured need: Mosaic's internal scratch moves with jax/libtpu versions
+MIB = 1 << 20
+
+
+def headroom_limit(required: int, physical: int, headroom: float = HEADROOM) -> int:
+    """`required` plus headroom, rounded up to a MiB, capped at physical VMEM."""
+    want = -(-int(required * (1.0 + headroom)) // MIB) * MIB
+    return min(max(want, required), physical) if physical else want
+
+
+@dataclasses.dataclass(frozen=True)
+class VmemLimitAdvice:
+    """The `vmem_limit_bytes` to pass for a kernel that needs `required` bytes of scoped VMEM."""
+
+    required: int
+    vmem_limit_bytes: int | None
+    per_target: Mapping[str, int | None]
+    too_small: tuple[str, ...]
+
+    @property
+    def snippet(self) -> str | None:
+        """The Python to paste into the pallas_call."""
+        if self.vmem_limit_bytes is None:
+            return None
+        return f"compiler_params=pltpu.CompilerParams(vmem_limit_bytes={self.vmem_limit_bytes})"
+
+
+def vmem_limit_for(required: int, targets: Sequence[Target], headroom: float = HEADROOM) -> VmemLimitAdvice:
+    """The vmem_limit_bytes for `required` bytes (e.g. an E1001 size) on every candidate generation.
+
+    Per target: required + headroom rounded up to a MiB, capped at that target's physical VMEM (None
+    where even physical VMEM is too small). `vmem_limit_bytes` is the smallest per-target value, one
+    number that works on every generation with room; None when no candidate has room.
+    """
+    per: dict[str, int | None] = {}
+    for t in targets:
+        physical = t.limit("vmem_physical")
+        if physical is None:
+            continue
+        per[t.name] = headroom_limit(required, physical, headroom) if required <= physical else None
+    fitting = [v for v in per.values() if v is not None]
+    too_small = tuple(name for name, v in per.items() if v is None)
+    return VmemLimitAdvice(required, min(fitting) if fitting else None, per, too_small)
+
+
+@dataclasses.dataclass(frozen=True)
+class PallasFit:
+    """The chosen config for one target, and how it was chosen."""
+
+    target: str
+    config: Mapping[str, Any]
+    usage: Usage
+    vmem_limit_bytes: int | None
+    reason: str
+    within_limit: Usage | None
+    considered: tuple[Usage, ...]
+    rejected: Mapping[str, str]
+
+    @property
+    def raise_limit(self) -> bool:
+        """True when the advice is to pass vmem_limit_bytes rather than shrink blocks."""
+        return self.vmem_limit_bytes is not None
+
+
+def fit(
+    kernel: PallasKernel, target: str | Target, *, mode: Mode = "exact", allow_raise: bool = True,
+    estimator: PallasEstimator | None = None,
+) -> PallasFit:
+    """The best config of `kernel.space` for `target`; NoConfigFits when none fits physical VMEM."""
+    tgt = tpu_target(target)
+    est = estimator or PallasEstimator(kernel)
+    ranked, rejected = rank(kernel, est)
+    considered: list[Usage] = []
+    raised: Usage | None = None
+    within: Usage | None = None
+    for config in ranked:
+        u = est.estimate(config, tgt.name, mode)
+        considered.append(u)
+        if u.error is not None or u.bytes is None:
+            rejected[_key(config)] = u.error or "no size"
+        elif u.fits:
+            within = u
+            break
+        elif allow_raise and raised is None and not u.extra.get("over_physical") and _fits_physical(u):
+            raised = u
+    return _decide(tgt, raised, within, considered, rejected, len(ranked))
+
+
+def rank(kernel: PallasKernel, est: PallasEstimator) -> tuple[list[dict[str, int]], dict[str, str]]:
+    """Configs best first (fewer grid steps, then more block bytes); those that do not trace, rejected."""
+    scored: list[tuple[int, int, dict[str, int]]] = []
+    rejected: dict[str, str] = {}
+    for config in kernel.configs():
+        try:
+            call = max(est.layouts(config), key=lambda c: c.block_bytes)
+        except TilefitError:
+            raise
+        except Exception as exc:
+            rejected[_key(config)] = f"build/trace failed: {error_summary(exc)}"
+            continue
+        scored.append((call.grid_steps, -call.block_bytes, config))
+    scored.sort(key=lambda s: (s[0], s[1]))
+    return [c for _, _, c in scored], rejected
+
+
+def _fits_physical(u: Usage) -> bool:
+    physical = u.extra.get("physical")
+    return u.bytes is not None and isinstance(physical, int) and u.bytes <= physical
+
+
+def _decide(
+    tgt: Target, raised: Usage | None, within: Usage | None, considered: list[Usage],
+    rejected: dict[str, str], tried: int,
+) -> PallasFit:
+    done = tuple(considered)
+    if raised is not None:
+        physical = int(raised.extra["physical"])
+        limit = headroom_limit(raised.bytes or 0, physical)
+        why = (f"{_cfg(raised.config)} needs {format_short(raised.bytes)} of scoped VMEM, over the "
+               f"{format_short(raised.limit)} limit but within {format_short(physical)} physical; it has "
+               f"fewer grid steps or bigger blocks than any config under the limit: pass "
+               f"pltpu.CompilerParams(vmem_limit_bytes={limit})")
+        if within is not None:
+            why += f" (best without raising: {_cfg(within.config)})"
+        return PallasFit(tgt.name, raised.config, raised, limit, why, within, done, rejected)
+    if within is not None:
+        why = (f"{_cfg(within.config)} needs {format_short(within.bytes)} of the "
+               f"{format_short(within.limit)} scoped limit")
+        return PallasFit(tgt.name, within.config, within, None, why, within, done, rejected)
+    raise _no_fit(tgt, considered, rejected, tried)
+
+
+def _no_fit(tgt: Target, considered: list[Usage], rejected: Mapping[str, str], tried: int) -> NoConfigFits:
+    physical = tgt.limit("vmem_physical") or 0
+    sized = [u for u in considered if u.bytes is not None]
+    if not sized:
+        why = next(iter(rejected.values()), "no config could be built")
+        return NoConfigFits(tgt.name, RESOURCE, physical, None, consumer=f"every config failed: {why}",
+                            fix="fix the kernel error above", tried=tried)
+    small = min(sized, key=lambda u: u.bytes or 0)
+    buffers = small.extra.get("buffers") or []
+    consumer = f"{_cfg(small.config)}: " + ", ".join(str(b) for b in buffers)
+    fix = "add smaller block sizes to the space, or pl.Buffered(1) for blocks that do not change per step"
+    return NoConfigFits(tgt.name, RESOURCE, physical, small.bytes, consumer=consumer, fix=fix, tried=tried)
+
+
+def _cfg(config: Mapping[str, Any]) -> str:
+    return ",".join(f"{k}={v}" for k, v in config.items())
+
+
+def _key(config: Mapping[str, Any]) -> str:
+    return _cfg(config)
