@@ -26,6 +26,7 @@ class Settings:
     compile_memory_mb: int = 4096
     progress: bool = True
     max_input_bytes: int = 256 * 1024 * 1024
+    debug: bool = False  # show tracebacks of internal errors
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

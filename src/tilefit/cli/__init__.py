@@ -39,6 +39,8 @@ def _explain(args: argparse.Namespace) -> int:
 def _kb(args: argparse.Namespace) -> int:
     from tilefit.kb.repository import load_kb
 
+    if args.kb_command == "measure":
+        return _kb_measure(args)
     if args.kb_command == "lint":
         from tilefit.kb.lint import lint
 
@@ -53,6 +55,21 @@ def _kb(args: argparse.Namespace) -> int:
     for e in kb:
         flag = "on-chip " if e.on_chip else "off-chip"
         print(f"{e.id:44} {e.resource:20} {flag} {e.title_zh if args.lang == 'zh' else e.title}")
+    return EXIT_OK
+
+
+def _kb_measure(args: argparse.Namespace) -> int:
+    from importlib import resources
+
+    from tilefit.kb import measure
+
+    results = measure.run_plan(Path(args.plan), only=args.only, sample=args.sample, seed=args.seed,
+                               workers=args.workers)
+    print(measure.render_table([r for r, _ in results]))
+    if args.write:
+        kb_dir = Path(str(resources.files("tilefit") / "data" / "kb"))
+        for line in measure.store(results, kb_dir):
+            print(f"wrote {line}")
     return EXIT_OK
 
 
@@ -136,6 +153,13 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("id")
         if name == "lint":
             p.add_argument("--no-probe", action="store_true", help="skip timing patterns on adversarial input")
+    ms = kb_sub.add_parser("measure", help="measure fix rates by reproduction (needs the triton / tpu extras)")
+    ms.add_argument("--plan", default="benchmarks/kb_measure.yaml", help="kernels, spaces and targets to use")
+    ms.add_argument("--only", choices=("gpu", "tpu"))
+    ms.add_argument("--sample", type=int, help="at most this many failing configs per kernel and target")
+    ms.add_argument("--seed", type=int, default=0)
+    ms.add_argument("--workers", type=int)
+    ms.add_argument("--write", action="store_true", help="store the rates in the knowledge-base entries")
     kb.set_defaults(func=_kb)
     tg = sub.add_parser("targets", help="known targets and their on-chip limits")
     tg.add_argument("--vendor", choices=("nvidia", "amd", "intel", "google"))
@@ -144,6 +168,15 @@ def build_parser() -> argparse.ArgumentParser:
     for name in ("estimate", "fit"):
         _add_backend(sub, name)
     return parser
+
+
+def _debug() -> bool:
+    from tilefit.settings import Settings
+
+    try:
+        return Settings.from_env().debug
+    except TilefitError:
+        return False
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -160,6 +193,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as exc:  # a bug of tilefit's, or of a backend it drives: say so, briefly
+        if _debug():
+            raise
+        print(f"tilefit: internal error: {type(exc).__name__}: {exc}\n"
+              "tilefit: rerun with TILEFIT_DEBUG=1 for the traceback, and please report it", file=sys.stderr)
+        return EXIT_USAGE
 
 
 __all__ = ["build_parser", "main"]

@@ -1,0 +1,378 @@
+"""`tilefit kb measure`: how often each recommended fix turns a failing config into a fitting one.
+
+A plan (benchmarks/kb_measure.yaml) names real kernels, their config spaces and the targets. Every
+config is estimated exactly (Triton's allocation pass; libtpu compiles for TPUs); the ones over the
+limit form the failing population. Each fix of the knowledge base becomes a concrete rule (num_stages
+-> 1, halve the largest block, raise vmem_limit_bytes, ...), applied to every failing config and
+estimated again. A fix's rate is fixed / failing; a rule that does not apply to a config (num_stages is
+already 1, the block is already at its floor) counts as not fixing it. The speed a fix costs is the
+fixed config's performance-model score over the best fitting config's score of the same kernel and target
+(predicted, not timed). Estimates are cached on disk, so an interrupted run resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import datetime
+import itertools
+import random
+import statistics
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from tilefit.errors import InputError
+from tilefit.estimate.base import Usage
+from tilefit.yamlio import load_yaml
+
+Config = dict[str, Any]
+Apply = Callable[[Config, "Usage"], "Config | None"]
+_MIN_BLOCK = 16
+
+
+@dataclasses.dataclass(frozen=True)
+class Rule:
+    """A fix of the knowledge base made concrete: the knob it turns and how."""
+
+    name: str
+    knob: str
+    apply: Apply
+
+
+def _num_stages_to_1(c: Config, _u: Usage) -> Config | None:
+    return {**c, "num_stages": 1} if int(c.get("num_stages", 1)) > 1 else None
+
+
+def _block_keys(c: Config, fixed: Sequence[str]) -> list[str]:
+    return [k for k, v in c.items() if "BLOCK" in k.upper() and k not in fixed and isinstance(v, int)]
+
+
+def _halve(key: str) -> Callable[[Config, Sequence[str]], Config | None]:
+    def apply(c: Config, fixed: Sequence[str]) -> Config | None:
+        if key in fixed or int(c.get(key, 0)) // 2 < _MIN_BLOCK:
+            return None
+        return {**c, key: int(c[key]) // 2}
+
+    return apply
+
+
+def _halve_largest(c: Config, fixed: Sequence[str]) -> Config | None:
+    keys = [k for k in _block_keys(c, fixed) if int(c[k]) // 2 >= _MIN_BLOCK]
+    if not keys:
+        return None
+    key = max(keys, key=lambda k: int(c[k]))
+    return {**c, key: int(c[key]) // 2}
+
+
+def gpu_rules(fixed: Sequence[str]) -> list[Rule]:
+    """The GPU shared-memory fixes as rules; `fixed` keys are problem sizes no fix may change."""
+    return [
+        Rule("num_stages -> 1", "num_stages", _num_stages_to_1),
+        Rule("halve BLOCK_K", "block_k", lambda c, _u: _halve("BLOCK_K")(c, fixed)),
+        Rule("halve the largest block", "block", lambda c, _u: _halve_largest(c, fixed)),
+    ]
+
+
+def _raise_vmem_limit(c: Config, u: Usage) -> Config | None:
+    physical = int(u.extra.get("physical", 0) or 0)
+    if u.bytes is None or not physical:
+        return None
+    mib = 1 << 20
+    want = min(physical, -(-int(u.bytes * 1.25) // mib) * mib)
+    return {**c, "vmem_limit_bytes": want}
+
+
+def tpu_rules(fixed: Sequence[str]) -> list[Rule]:
+    """The TPU scoped-VMEM fixes as rules."""
+    def halve_largest(c: Config, _u: Usage) -> Config | None:
+        keys = [k for k, v in c.items() if k not in fixed and k != "vmem_limit_bytes" and isinstance(v, int)]
+        keys = [k for k in keys if int(c[k]) // 2 >= 128]
+        if not keys:
+            return None
+        key = max(keys, key=lambda k: int(c[k]))
+        return {**c, key: int(c[key]) // 2}
+
+    return [
+        Rule("raise vmem_limit_bytes to 1.25x the need (capped at physical VMEM)", "vmem_limit_bytes",
+             _raise_vmem_limit),
+        Rule("halve the largest block", "block", halve_largest),
+    ]
+
+
+@dataclasses.dataclass
+class RuleResult:
+    """One rule over one population."""
+
+    entry_ids: tuple[str, ...]
+    rule: Rule
+    n: int = 0
+    fixed: int = 0
+    speeds: list[float] = dataclasses.field(default_factory=list)
+    targets: set[str] = dataclasses.field(default_factory=set)
+    kernels: set[str] = dataclasses.field(default_factory=set)
+    method: str = ""
+
+    @property
+    def rate(self) -> float:
+        return self.fixed / self.n if self.n else 0.0
+
+    def record(self, tools: Mapping[str, str]) -> dict[str, Any]:
+        """The measurement record stored in the entry (see kb/model.py Measurement)."""
+        return {
+            "rate": round(self.rate, 3), "n": self.n, "fixed": self.fixed,
+            "targets": sorted(self.targets), "kernels": sorted(self.kernels),
+            "method": f"{self.method}; rule: {self.rule.name}",
+            "date": datetime.date.today().isoformat(), "tools": dict(tools),
+            "median_speed": round(statistics.median(self.speeds), 3) if self.speeds else None,
+        }
+
+
+@dataclasses.dataclass(frozen=True)
+class Population:
+    """Every config of one kernel on one target, estimated, with a scorer for the ones that fit."""
+
+    kernel: str
+    target: str
+    usages: list[Usage]
+    fixed_keys: tuple[str, ...]
+    estimate: Callable[[list[Config]], list[Usage]]
+    score: Callable[[Usage], float]
+
+    def failing(self) -> list[Usage]:
+        return [u for u in self.usages if u.fits is False]
+
+    def best_score(self) -> float:
+        return max((self.score(u) for u in self.usages if u.fits), default=0.0)
+
+
+def measure(populations: Sequence[Population], rules_for: Callable[[Sequence[str]], list[Rule]],
+            entry_ids: Sequence[str], method: str, sample: int | None, seed: int) -> list[RuleResult]:
+    """Apply every rule to every failing config of every population."""
+    results: dict[str, RuleResult] = {}
+    for pop in populations:
+        failing = pop.failing()
+        if sample is not None and len(failing) > sample:
+            failing = random.Random(f"{seed}:{pop.kernel}:{pop.target}").sample(failing, sample)
+        best = pop.best_score()
+        for rule in rules_for(pop.fixed_keys):
+            res = results.setdefault(rule.name, RuleResult(tuple(entry_ids), rule, method=method))
+            fixed_cfgs = [rule.apply(dict(u.config), u) for u in failing]
+            todo = [c for c in fixed_cfgs if c is not None]
+            after = iter(pop.estimate(todo)) if todo else iter(())
+            for cfg in fixed_cfgs:
+                res.n += 1
+                res.targets.add(pop.target)
+                res.kernels.add(pop.kernel)
+                if cfg is None:
+                    continue
+                u = next(after)
+                if u.fits:
+                    res.fixed += 1
+                    if best > 0:
+                        res.speeds.append(min(1.0, pop.score(u) / best))
+    return list(results.values())
+
+
+def load_plan(path: Path) -> dict[str, Any]:
+    """Read a measurement plan; paths in it are relative to the plan's folder."""
+    if not path.is_file():
+        raise InputError(f"{path}: no such plan file (see benchmarks/kb_measure.yaml)")
+    plan = load_yaml(path)
+    if not isinstance(plan, Mapping) or not ({"gpu", "tpu"} & set(plan)):
+        raise InputError(f"{path}: a plan needs a 'gpu' or 'tpu' section")
+    return dict(plan)
+
+
+def render_table(results: Sequence[RuleResult]) -> str:
+    """A plain table of the rules' results."""
+    rows = [f"{'entries':44} {'rule':58} {'n':>5} {'fixed':>6} {'rate':>6} {'speed':>6}"]
+    for r in results:
+        speed = f"{statistics.median(r.speeds):.2f}" if r.speeds else "-"
+        rows.append(f"{','.join(r.entry_ids)[:44]:44} {r.rule.name[:58]:58} {r.n:>5} {r.fixed:>6} "
+                    f"{100 * r.rate:>5.0f}% {speed:>6}")
+    return "\n".join(rows)
+
+
+# ---------------------------------------------------------------------------- populations
+
+
+def _device_score(target: str) -> Callable[[Usage], float]:
+    from tilefit.fit.perf import DeviceModel, score
+    from tilefit.targets import get_target
+
+    device = DeviceModel.from_target(get_target(target))
+    return lambda u: score(u.config, u, device).value
+
+
+def gpu_populations(plan: Mapping[str, Any], root: Path, workers: int | None) -> list[Population]:
+    """Estimate every config of every GPU kernel of the plan on every GPU target."""
+    from tilefit.estimate.triton import TritonEstimator, load_module_file
+
+    section = plan["gpu"]
+    out = []
+    for k in section["kernels"]:
+        spec = load_yaml(root / k["spec"])
+        file, _, name = str(spec["kernel"]).partition(":")
+        kernel = getattr(load_module_file(str((root / k["spec"]).parent / file)), name)
+        est = TritonEstimator(kernel, signature=spec.get("args") or {})
+        configs = _product(spec["space"])
+        for target in section["targets"]:
+            usages = est.estimate_many(configs, [target], workers=workers)
+            out.append(Population(
+                kernel=k["name"], target=target, usages=usages, fixed_keys=tuple(k.get("fixed", ())),
+                estimate=_triton_again(est, target, workers),
+                score=_device_score(target),
+            ))
+    return out
+
+
+def _triton_again(est: Any, target: str, workers: int | None) -> Callable[[list[Config]], list[Usage]]:
+    def again(configs: list[Config]) -> list[Usage]:
+        result: list[Usage] = est.estimate_many(configs, [target], workers=workers)
+        return result
+
+    return again
+
+
+def tpu_populations(plan: Mapping[str, Any], root: Path) -> list[Population]:
+    """Compile every config of every Pallas kernel of the plan for every TPU target with libtpu."""
+    from tilefit.estimate.pallas import PallasEstimator, load_kernel
+
+    section = plan["tpu"]
+    out = []
+    for k in section["kernels"]:
+        file, _, name = str(k["ref"]).partition(":")
+        kernel = load_kernel(f"{root / file}:{name}")
+        if k.get("space"):
+            kernel = kernel.with_spec({"space": k["space"]})
+        configs = kernel.configs()
+        for target in section["targets"]:
+            est = PallasEstimator(kernel)
+            usages = [est.estimate(c, target, "exact") for c in configs]
+
+            def again(cs: list[Config], t: str = target, kern: Any = kernel) -> list[Usage]:
+                res = []
+                for c in cs:
+                    params = {"vmem_limit_bytes": c.pop("vmem_limit_bytes")} if "vmem_limit_bytes" in c else {}
+                    kk = dataclasses.replace(kern, params={**kern.params, **params})
+                    res.append(PallasEstimator(kk).estimate(c, t, "exact"))
+                return res
+
+            out.append(Population(
+                kernel=k["name"], target=target, usages=usages, fixed_keys=tuple(k.get("fixed", ())),
+                estimate=again, score=_tpu_score(kernel.params),
+            ))
+    return out
+
+
+def _tpu_score(params: Mapping[str, Any]) -> Callable[[Usage], float]:
+    return lambda u: 1.0 / max(1, _grid_steps(u.config, params))
+
+
+def _grid_steps(config: Mapping[str, Any], params: Mapping[str, Any]) -> int:
+    """Fewer, larger grid steps run faster on a TPU (per-step overhead ~0.35 us): the TPU speed proxy."""
+    steps = 1
+    for key, dim in (("bm", "m"), ("bn", "n"), ("bk", "k"), ("block_q", "seq_len"), ("block_k", "seq_len")):
+        if key in config and dim in params:
+            steps *= -(-int(params[dim]) // int(config[key]))
+    return steps
+
+
+def _product(space: Mapping[str, Sequence[Any]]) -> list[Config]:
+    keys = list(space)
+    return [dict(zip(keys, vals, strict=True)) for vals in itertools.product(*(list(space[k]) for k in keys))]
+
+
+# ---------------------------------------------------------------------------- storing results
+
+
+def write_record(path: Path, knob: str, record: Mapping[str, Any]) -> bool:
+    """Put `record` as the `measured:` block of the fix with `knob` in one entry file; False if none."""
+    import yaml
+
+    lines = path.read_text(encoding="utf-8").splitlines()
+    try:
+        start = lines.index("fixes:") + 1
+    except ValueError:
+        return False
+    end = next((i for i in range(start, len(lines)) if lines[i] and not lines[i].startswith(" ")), len(lines))
+    items = [i for i in range(start, end) if lines[i].startswith("  - ")] + [end]
+    for a, b in itertools.pairwise(items):
+        chunk = yaml.safe_load("\n".join(x[4:] if x.startswith("    ") else x[2:] for x in lines[a:b]))
+        if not isinstance(chunk, Mapping) or chunk.get("knob") != knob:
+            continue
+        body = [x for x in _without_block(lines[a:b], "    measured:")]
+        while body and not body[-1].strip():
+            body.pop()
+        dumped = yaml.safe_dump({"measured": dict(record)}, sort_keys=False, allow_unicode=True, width=100)
+        body += ["    " + x for x in dumped.rstrip().splitlines()]
+        lines[a:b] = body
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return True
+    return False
+
+
+def _without_block(chunk: list[str], head: str) -> list[str]:
+    out, skipping = [], False
+    for line in chunk:
+        if line.startswith(head):
+            skipping = True
+            continue
+        if skipping and (line.startswith("      ") or not line.strip()):
+            continue
+        skipping = False
+        out.append(line)
+    return out
+
+
+# ---------------------------------------------------------------------------- the command
+
+
+def _tools(kinds: set[str]) -> dict[str, str]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    from tilefit import __version__
+
+    tools = {"tilefit": __version__}
+    for pkg in (["triton"] if "gpu" in kinds else []) + (["jax", "libtpu"] if "tpu" in kinds else []):
+        with contextlib.suppress(PackageNotFoundError):
+            tools[pkg] = version(pkg)
+    return tools
+
+
+def run_plan(plan_path: Path, *, only: str | None = None, sample: int | None = None, seed: int = 0,
+             workers: int | None = None) -> list[tuple[RuleResult, dict[str, str]]]:
+    """Measure every rule of a plan; returns each result with the tool versions used."""
+    from tilefit.targets import get_target
+
+    plan = load_plan(plan_path)
+    root = plan_path.parent
+    seed = int(plan.get("seed", seed))
+    out: list[tuple[RuleResult, dict[str, str]]] = []
+    if "gpu" in plan and only in (None, "gpu"):
+        pops = gpu_populations(plan, root, workers)
+        tools = _tools({"gpu"})
+        for vendor, entry_ids in plan["gpu"]["entries"].items():
+            group = [p for p in pops if get_target(p.target).vendor == vendor]
+            method = "exact shared bytes from Triton's allocation pass (tilefit estimate, fast mode)"
+            out += [(r, tools) for r in measure(group, gpu_rules, entry_ids, method, sample, seed)]
+    if "tpu" in plan and only in (None, "tpu"):
+        pops = tpu_populations(plan, root)
+        tools = _tools({"tpu"})
+        method = "exact scoped VMEM from libtpu compiles for the TPU topology (tilefit estimate, exact mode)"
+        entry_ids = plan["tpu"]["entries"]
+        out += [(r, tools) for r in measure(pops, tpu_rules, entry_ids, method, sample, seed)]
+    return out
+
+
+def store(results: Sequence[tuple[RuleResult, dict[str, str]]], kb_dir: Path) -> list[str]:
+    """Write each result into its entries' fixes; returns 'entry: knob' for every record written."""
+    written = []
+    for res, tools in results:
+        if res.n == 0:
+            continue
+        for entry_id in res.entry_ids:
+            if write_record(kb_dir / f"{entry_id}.yaml", res.rule.knob, res.record(tools)):
+                written.append(f"{entry_id}: {res.rule.knob}")
+    return written
