@@ -87,7 +87,9 @@ def test_unrelated_text_is_not_recognised() -> None:
 
 def test_truncated_message_is_not_guessed() -> None:
     cut = SEED_LINE[: SEED_LINE.index("Hardware")]
-    assert not explain(cut).recognised  # the limit is missing: no guess
+    d = explain(cut).diagnoses[0]
+    assert d.entry.resource == "shared-memory"
+    assert d.match.limit is None and d.ratio is None and d.device_classes == ()  # the limit is cut off: no guess
 
 
 def test_ten_megabyte_log_in_under_a_second() -> None:

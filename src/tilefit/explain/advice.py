@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from tilefit.kb.model import Fix
 from tilefit.targets import Target
@@ -132,27 +133,48 @@ def _threads(facts: Facts) -> tuple[str, str] | None:
     )
 
 
-def _vmem_limit(facts: Facts) -> tuple[str, str] | None:
+def _vmem_advice(facts: Facts) -> tuple[Any, str] | None:
+    """vmem_limit_for over the TPU generations the log's limit reveals (all of them when unknown)."""
     if facts.required is None:
         return None
-    mib = 1 << 20
-    want = math.ceil(facts.required * 1.25 / mib) * mib
-    physical = [t.limit("vmem_physical") for t in facts.device_classes if t.limit("vmem_physical")]
-    cap = min((p for p in physical if p is not None), default=None)
-    if cap is not None and facts.required > cap:
+    from tilefit.fit.pallas import vmem_limit_for  # no jax import: arithmetic over target data
+    from tilefit.targets import load_targets
+
+    tpus = [t for t in facts.device_classes if t.kind == "tpu"] or [
+        t for t in load_targets().targets if t.kind == "tpu"
+    ]
+    return vmem_limit_for(facts.required, tpus), ", ".join(t.name for t in tpus)
+
+
+def _vmem_limit(facts: Facts) -> tuple[str, str] | None:
+    found = _vmem_advice(facts)
+    if found is None or facts.required is None:
+        return None
+    advice, names = found
+    if advice.vmem_limit_bytes is None:
         return (
-            f"Needs {format_short(facts.required)}, more than the {format_short(cap)} of physical VMEM: "
-            "no limit helps; shrink the blocks.",
-            f"需要 {format_short(facts.required)}，超过物理 VMEM {format_short(cap)}：调高上限无效，必须缩小块。",
+            f"Needs {format_short(facts.required)}, more than the physical VMEM of {names}: "
+            "no vmem_limit_bytes helps; shrink the blocks.",
+            f"需要 {format_short(facts.required)}，超过 {names} 的物理 VMEM：调高 vmem_limit_bytes 无效，必须缩小块。",
         )
-    if cap is not None:
-        want = min(want, cap)
+    lim = advice.vmem_limit_bytes
+    short = f" ({', '.join(advice.too_small)} cannot: too little physical VMEM)" if advice.too_small else ""
     return (
-        f"pltpu.CompilerParams(vmem_limit_bytes={want})  # {format_short(want)}: the "
-        f"{format_short(facts.required)} needed plus headroom"
-        + (f", under the {format_short(cap)} physical VMEM" if cap else ""),
-        f"pltpu.CompilerParams(vmem_limit_bytes={want})  # {format_short(want)}：所需 "
-        f"{format_short(facts.required)} 加余量" + (f"，低于物理 VMEM {format_short(cap)}" if cap else ""),
+        f"pltpu.CompilerParams(vmem_limit_bytes={lim}): {format_short(lim)}, the "
+        f"{format_short(facts.required)} needed plus headroom, within physical VMEM on {names}{short}.",
+        f"pltpu.CompilerParams(vmem_limit_bytes={lim})：{format_short(lim)}，即所需 "
+        f"{format_short(facts.required)} 加余量，在 {names} 的物理 VMEM 之内{short}。",
+    )
+
+
+def _vmem_flag(facts: Facts) -> tuple[str, str] | None:
+    found = _vmem_advice(facts)
+    if found is None or found[0].vmem_limit_bytes is None:
+        return _vmem_limit(facts)
+    flag = f"LIBTPU_INIT_ARGS=--xla_tpu_scoped_vmem_limit_kib={found[0].vmem_limit_bytes // 1024}"
+    return (
+        f"{flag} (set before JAX initialises libtpu; it applies to every kernel).",
+        f"{flag}（须在 JAX 初始化 libtpu 之前设置；对所有内核生效）。",
     )
 
 
@@ -163,4 +185,5 @@ _RULES = {
     "threads": _threads,
     "num_warps": _threads,
     "vmem_limit_bytes": _vmem_limit,
+    "vmem_limit_flag": _vmem_flag,
 }

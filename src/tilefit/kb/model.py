@@ -21,7 +21,7 @@ Severity = Literal["error", "warning", "info"]
 Phase = Literal["compile", "load", "launch", "autotune", "runtime", "build"]
 Vendor = Literal["nvidia", "amd", "intel", "google", "any"]
 Knob = Literal[
-    "num_stages", "block", "block_k", "num_warps", "threads", "vmem_limit_bytes", "buffering",
+    "num_stages", "block", "block_k", "num_warps", "threads", "vmem_limit_bytes", "vmem_limit_flag", "buffering",
     "dynamic_smem", "upgrade", "none",
 ]
 NUMBER_GROUPS = ("required", "limit")
