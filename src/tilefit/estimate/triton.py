@@ -1,0 +1,414 @@
+"""Exact on-chip memory of Triton kernel configs for any NVIDIA or AMD target, without a GPU.
+
+    est = TritonEstimator(matmul_kernel, signature={"a_ptr": "*fp16:16", ...})
+    est.estimate({"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "num_stages": 3}, "sm_90").bytes  # 98304
+
+Modes: `fast` (default) lowers to TTGIR and runs only Triton's shared-memory allocation pass, giving
+the exact `metadata.shared` of a launch; `full` compiles to cubin/hsaco and adds registers and spills;
+`analytic` is an instant formula over tl.dot tiles (triton_analytic.py) for pruning large spaces.
+`fits` mirrors what CompiledKernel._init_handles checks at load time: shared memory, tensor memory
+(columns) and threads (num_warps x warp size).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import importlib.util
+import inspect
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from tilefit.errors import CompileError, DoesNotFit, InputError, MissingExtraError, TilefitError
+from tilefit.estimate.base import Mode, Usage
+from tilefit.estimate.cache import DiskCache, cache_key
+from tilefit.estimate.pool import run_isolated
+from tilefit.estimate.triton_args import Arg, arg_from_value, parse_signature
+from tilefit.settings import Settings
+from tilefit.targets import Target, load_targets
+
+__all__ = ["Arg", "TritonEstimator", "estimate", "estimate_many", "resolve_target"]
+
+# Triton's default when a kernel's tensor memory has no per-target limit (CompiledKernel._init_handles).
+_TMEM_COLUMNS = 512
+ArgValue = Arg | int | float | bool | None
+
+
+def _triton() -> Any:
+    try:
+        import triton
+    except ImportError as exc:
+        raise MissingExtraError("triton", "triton") from exc
+    return triton
+
+
+def unwrap_kernel(kernel: Any) -> Any:
+    """The JITFunction inside a triton.autotune / triton.heuristics wrapper."""
+    _triton()
+    from triton.runtime.jit import JITFunction
+
+    seen = 0
+    while not isinstance(kernel, JITFunction):
+        if not hasattr(kernel, "fn") or seen > 8:
+            raise InputError(f"{kernel!r} is not a @triton.jit function")
+        kernel, seen = kernel.fn, seen + 1
+    return kernel
+
+
+def resolve_target(name: str | Target) -> Target:
+    """A GPU target Triton can compile for; 'auto' is the current GPU."""
+    if isinstance(name, Target):
+        target = name
+    elif name == "auto":
+        target = _current_gpu()
+    else:
+        target = load_targets().get(name)
+    if target.triton is None:
+        gpus = [t.name for t in load_targets().targets if t.triton is not None]
+        raise InputError(f"{target.name} is not a Triton target; Triton targets: {', '.join(gpus)}")
+    return target
+
+
+def _current_gpu() -> Target:
+    _triton()
+    from triton.runtime.driver import driver
+
+    try:
+        gpu = driver.active.get_current_target()
+    except RuntimeError as exc:
+        raise InputError(f"target 'auto' needs a GPU and none was found ({exc}); name one, e.g. sm_90") from exc
+    name = f"sm_{gpu.arch}" if gpu.backend == "cuda" else str(gpu.arch).split(":")[0]
+    return load_targets().get(name)
+
+
+def normalise_config(config: Any) -> dict[str, Any]:
+    """A plain dict from a mapping or a triton.Config (kwargs plus launch options)."""
+    if hasattr(config, "all_kwargs"):
+        return dict(config.all_kwargs())
+    if isinstance(config, Mapping):
+        return {str(k): v for k, v in config.items() if v is not None}
+    raise InputError(f"a config must be a mapping or a triton.Config, not {type(config).__name__}")
+
+
+@dataclasses.dataclass(frozen=True)
+class KernelRef:
+    """Where a worker process finds the kernel again: module name or file, and qualified name."""
+
+    module: str
+    qualname: str
+    path: str | None
+
+    def load(self) -> Any:
+        if self.module not in ("__main__", "__mp_main__") and not self.module.startswith("tilefit_kernel_"):
+            try:
+                return _attr(importlib.import_module(self.module), self.qualname)
+            except ImportError:
+                if self.path is None:
+                    raise
+        return _attr(load_module_file(self.path or ""), self.qualname)
+
+
+def _attr(obj: Any, qualname: str) -> Any:
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    return unwrap_kernel(obj)
+
+
+def load_module_file(path: str) -> Any:
+    """Import a Python file by path (the CLI's file.py:kernel), once per process."""
+    resolved = Path(path).resolve()
+    name = f"tilefit_kernel_{abs(hash(str(resolved))):x}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, resolved)
+    if spec is None or spec.loader is None:
+        raise InputError(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except FileNotFoundError as exc:
+        del sys.modules[name]
+        raise InputError(f"{path}: no such file") from exc
+    return module
+
+
+def _kernel_ref(kernel: Any) -> KernelRef | None:
+    fn = kernel.fn
+    if "<locals>" in fn.__qualname__:
+        return None
+    try:
+        path: str | None = inspect.getsourcefile(fn)
+    except TypeError:
+        path = None
+    return KernelRef(fn.__module__, fn.__qualname__, path)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Task:
+    ref: KernelRef | None
+    args: Mapping[str, ArgValue]
+    config: Mapping[str, Any]
+    target: Target
+    mode: str
+
+
+class TritonEstimator:
+    """Estimator (estimate/base.py) for one Triton kernel and one argument signature."""
+
+    def __init__(
+        self,
+        kernel: Any,
+        *,
+        args: Sequence[Any] | Mapping[str, Any] | None = None,
+        signature: Mapping[str, Arg | str] | None = None,
+        cache: bool = True,
+        settings: Settings | None = None,
+    ) -> None:
+        self.kernel = unwrap_kernel(kernel)
+        self.settings = settings or Settings.from_env()
+        self.args: dict[str, ArgValue] = {**_bind_args(self.kernel, args), **parse_signature(signature or {})}
+        self.cache = DiskCache(self.settings.cache_dir / "triton") if cache and self.settings.use_cache else None
+        self._ref = _kernel_ref(self.kernel)
+        self._analytic: Any = None
+
+    def estimate(self, config: Mapping[str, Any], target: str | Target = "auto", mode: Mode = "fast") -> Usage:
+        """One config on one target; a config that does not compile is a Usage with `error` set."""
+        return self.estimate_many([config], [target], mode=mode, workers=1, progress=False)[0]
+
+    def estimate_many(
+        self,
+        configs: Sequence[Mapping[str, Any]],
+        targets: Sequence[str | Target] | str = "auto",
+        mode: Mode = "fast",
+        workers: int | None = None,
+        progress: bool | None = None,
+    ) -> list[Usage]:
+        """Every config on every target (config-major); failures are results, never an abort."""
+        resolved = [resolve_target(t) for t in ([targets] if isinstance(targets, str) else targets)]
+        tasks = [_Task(self._ref, self.args, normalise_config(c), t, _check_mode(mode))
+                 for c in configs for t in resolved]
+        if mode == "analytic":
+            return [self._analytic_usage(t) for t in tasks]
+        return self._run(tasks, workers, progress)
+
+    def _analytic_usage(self, task: _Task) -> Usage:
+        from tilefit.estimate.triton_analytic import AnalyticModel
+
+        start = time.perf_counter()
+        if self._analytic is None:
+            self._analytic = AnalyticModel.learn(self.kernel, self.args, task.config)
+        try:
+            shared = self._analytic.shared_bytes(task.config, task.target)
+        except TilefitError as exc:
+            return _failed(task, str(exc), time.perf_counter() - start)
+        warps = int(task.config.get("num_warps", 4))
+        return _usage(task, shared, None, warps, time.perf_counter() - start)
+
+    def _run(self, tasks: list[_Task], workers: int | None, progress: bool | None) -> list[Usage]:
+        keys = [self._key(t) for t in tasks]
+        results: list[Usage | None] = [self.cache.get(k) if self.cache and k else None for k in keys]
+        todo = [i for i, r in enumerate(results) if r is None]
+        bar = _progress_bar(len(todo), self.settings.progress if progress is None else progress)
+        n_workers = workers if workers is not None else self.settings.workers or _cpu_count()
+        if len(todo) > 1 and n_workers > 1 and self._ref is not None:
+            out = run_isolated(
+                _run_task, [tasks[i] for i in todo], workers=n_workers,
+                timeout_s=self.settings.compile_timeout_s, memory_mb=self.settings.compile_memory_mb,
+                on_done=lambda _i, _r: bar(),
+            )
+            fresh = [r if isinstance(r, Usage) else _failed(tasks[i], r.message, 0.0)
+                     for i, r in zip(todo, out, strict=True)]
+        else:
+            fresh = []
+            for i in todo:
+                fresh.append(_measure(self.kernel, tasks[i]))
+                bar()
+        for i, usage in zip(todo, fresh, strict=True):
+            results[i] = usage
+            key = keys[i]
+            if self.cache is not None and key is not None and not usage.extra.get("crashed", False):
+                self.cache.put(key, usage)
+        bar(close=True)
+        return [r for r in results if r is not None]
+
+    def _key(self, task: _Task) -> str | None:
+        """Cache key; None when the config cannot even be specialised (the task then reports why)."""
+        if self.cache is None:
+            return None
+        from tilefit.estimate import triton_compile as tc
+
+        try:
+            sp = tc.specialise(self.kernel, _gpu_target(task.target), _stand_ins(task.args), task.config)
+        except (TilefitError, Exception):
+            return None
+        return cache_key({
+            "kernel": self.kernel.cache_key, "signature": sp.signature, "constexprs": sp.constexprs,
+            "attrs": sp.attrs, "options": sp.options, "target": task.target.name, "mode": task.mode,
+            "triton": _triton().__version__, "config": task.config,
+        })
+
+
+def _check_mode(mode: str) -> str:
+    if mode == "exact":
+        return "fast"
+    if mode not in ("fast", "full", "analytic"):
+        raise InputError(f"unknown mode {mode!r}; Triton modes: fast, full, analytic")
+    return mode
+
+
+def _bind_args(kernel: Any, args: Sequence[Any] | Mapping[str, Any] | None) -> dict[str, ArgValue]:
+    if args is None:
+        return {}
+    if isinstance(args, Mapping):
+        return {str(k): arg_from_value(v) for k, v in args.items()}
+    runtime = [p.name for p in kernel.params if not p.is_constexpr]
+    names = runtime if len(args) <= len(runtime) else list(kernel.arg_names)
+    if len(args) > len(names):
+        raise InputError(f"{kernel.__name__} takes {len(names)} arguments, got {len(args)}")
+    return {n: arg_from_value(v) for n, v in zip(names, args, strict=False)}
+
+
+def _stand_ins(args: Mapping[str, ArgValue]) -> dict[str, Any]:
+    return {k: v.stand_in() if isinstance(v, Arg) else v for k, v in args.items()}
+
+
+def _gpu_target(target: Target) -> Any:
+    from tilefit.estimate import triton_compile as tc
+
+    assert target.triton is not None
+    return tc.gpu_target(target.triton.backend, target.triton.arch, target.triton.warp_size)
+
+
+def _run_task(task: _Task) -> Usage:
+    """Worker entry point (module level, so spawn can pickle it)."""
+    assert task.ref is not None
+    try:
+        kernel = task.ref.load()
+    except Exception as exc:
+        return _failed(task, f"cannot load kernel {task.ref.qualname}: {exc}", 0.0)
+    return _measure(kernel, task)
+
+
+def _measure(kernel: Any, task: _Task) -> Usage:
+    """Compile one task in this process; every compiler failure becomes a Usage with `error`."""
+    from tilefit.estimate import triton_compile as tc
+
+    start = time.perf_counter()
+    with tc.captured_stderr() as log:
+        try:
+            target = _gpu_target(task.target)
+            sp = tc.specialise(kernel, target, _stand_ins(task.args), task.config)
+            run = tc.compile_full if task.mode == "full" else tc.compile_fast
+            m = run(kernel, target, sp)
+        except InputError as exc:
+            return _failed(task, str(exc), time.perf_counter() - start)
+        except Exception as exc:
+            return _failed(task, str(compiler_error(exc, log())), time.perf_counter() - start)
+    usage = _usage(task, m.shared, m.tensor_memory, m.num_warps, time.perf_counter() - start)
+    return dataclasses.replace(usage, registers=m.registers, spills=m.spills, extra={**usage.extra, **m.extra})
+
+
+def compiler_error(exc: BaseException, log: str = "") -> CompileError:
+    """The one place where Triton, MLIR, LLVM and ptxas errors become tilefit errors."""
+    kind = type(exc).__name__
+    message = str(exc).strip() or kind
+    diagnostics = [ln.strip() for ln in log.splitlines() if "error" in ln.lower()]
+    if diagnostics and "PassManager" in message:
+        message = f"{message}: {'; '.join(diagnostics[:3])}"
+    stage = {"CompilationError": "frontend", "CompileTimeAssertionFailure": "frontend",
+             "PTXASError": "ptxas"}.get(kind, "compile")
+    err = CompileError(f"{kind}: {message}", stage=stage, log=log[-4000:])
+    err.__cause__ = exc
+    return err
+
+
+def _usage(task: _Task, shared: int, tmem: int | None, warps: int, seconds: float) -> Usage:
+    target = task.target
+    assert target.triton is not None
+    threads = warps * target.triton.warp_size
+    checks = [
+        ("shared-memory", shared, target.limit_for("shared-memory")),
+        ("threads", threads, target.limit_for("threads")),
+        ("tensor-memory", tmem or 0, target.limit_for("tensor-memory") or _TMEM_COLUMNS),
+    ]
+    over = [(r, n, lim) for r, n, lim in checks if lim is not None and n > lim]
+    extra: dict[str, Any] = {"num_warps": warps}
+    if over:
+        extra["exceeded"] = [r for r, _, _ in over]
+        extra["reason"] = "; ".join(str(DoesNotFit(r, n, lim, target.name)) for r, n, lim in over)
+    return Usage(
+        target=target.name, resource="shared-memory", bytes=shared, limit=checks[0][2], mode=task.mode,  # type: ignore[arg-type]
+        config=task.config, fits=not over, seconds=seconds, threads=threads, tensor_memory=tmem, extra=extra,
+    )
+
+
+def _failed(task: _Task, message: str, seconds: float) -> Usage:
+    crashed = message.startswith("the compiler")
+    return Usage(
+        target=task.target.name, resource="shared-memory", bytes=None,
+        limit=task.target.limit_for("shared-memory"), mode=task.mode,  # type: ignore[arg-type]
+        config=task.config, fits=None, error=message, seconds=seconds, extra={"crashed": crashed},
+    )
+
+
+def _cpu_count() -> int:
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def _progress_bar(total: int, enabled: bool) -> Callable[..., None]:
+    """A tqdm bar on stderr when enabled, tqdm installed and there is more than one task; else silent."""
+    bar: Any = None
+    if enabled and total > 1:
+        try:
+            from tqdm import tqdm
+
+            bar = tqdm(total=total, unit="config", file=sys.stderr, leave=False)
+        except ImportError:
+            bar = None
+
+    def step(close: bool = False) -> None:
+        if bar is None:
+            return
+        if close:
+            bar.close()
+        else:
+            bar.update(1)
+
+    return step
+
+
+def estimate(
+    kernel: Any,
+    config: Mapping[str, Any],
+    target: str | Target = "auto",
+    *,
+    args: Sequence[Any] | Mapping[str, Any] | None = None,
+    signature: Mapping[str, Arg | str] | None = None,
+    mode: Mode = "fast",
+) -> Usage:
+    """On-chip memory of one config of a @triton.jit kernel on one target."""
+    return TritonEstimator(kernel, args=args, signature=signature).estimate(config, target, mode)
+
+
+def estimate_many(
+    kernel: Any,
+    configs: Sequence[Mapping[str, Any]],
+    targets: Sequence[str | Target] | str = "auto",
+    *,
+    args: Sequence[Any] | Mapping[str, Any] | None = None,
+    signature: Mapping[str, Arg | str] | None = None,
+    mode: Mode = "fast",
+    workers: int | None = None,
+    progress: bool | None = None,
+) -> list[Usage]:
+    """Every config on every target, in a process pool, cached on disk."""
+    est = TritonEstimator(kernel, args=args, signature=signature)
+    return est.estimate_many(configs, targets, mode=mode, workers=workers, progress=progress)
+
+
