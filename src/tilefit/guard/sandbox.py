@@ -1,0 +1,429 @@
+"""Compile candidates in a child process with an address-space limit and a timeout.
+
+`LLVM ERROR: out of memory` calls abort() (exit 134): no Python exception, the process is gone
+(FACTS.md: 512x512x64 fp16 with 4 warps on sm_90 needs ~1 GB and 52 s; under a 600 MB limit it aborts).
+ptxas runs with no timeout. So each job runs in a fresh interpreter in its own process group, under
+RLIMIT_AS = Settings.compile_memory_mb and a deadline of Settings.compile_timeout_s; on the deadline the
+whole group (the interpreter and any ptxas it started) is killed. What happened is an `Outcome`; a
+Usage with `error` set for estimator jobs, or a CompileError on request.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from tilefit.errors import CompileError, DoesNotFit, InputError
+from tilefit.estimate.base import Mode, Usage
+from tilefit.settings import Settings
+
+Status = Literal["ok", "error", "out-of-memory", "timeout", "crashed"]
+
+_CHILD = "from tilefit.guard.sandbox import _child_main; _child_main()"
+
+
+@dataclasses.dataclass(frozen=True)
+class Job:
+    """What a child runs: `function` ('module:name') called with `payload`; it must return a picklable."""
+
+    function: str
+    payload: Any
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """How one job ended."""
+
+    status: Status
+    value: Any = None
+    returncode: int | None = None
+    stderr: str = ""
+    seconds: float = 0.0
+    message: str = ""
+
+    def raise_for_status(self) -> Any:
+        """The value, or a CompileError saying what killed the compile (the log kept in `.log`)."""
+        if self.status == "ok":
+            return self.value
+        raise CompileError(self.message, stage=f"sandbox:{self.status}", log=self.stderr)
+
+
+@dataclasses.dataclass(frozen=True)
+class KernelRef:
+    """How a child imports the kernel again: a module name or a file, and the qualified name."""
+
+    module: str
+    qualname: str
+    path: str | None
+
+    @classmethod
+    def of(cls, kernel: Any) -> KernelRef:
+        """The reference of a @triton.jit function (or a wrapper with `.fn`) defined at module level."""
+        fn = kernel
+        while hasattr(fn, "fn"):
+            fn = fn.fn
+        qualname = getattr(fn, "__qualname__", "")
+        if not qualname or "<locals>" in qualname:
+            raise InputError(f"{kernel!r} is not defined at module level; the sandbox must import it")
+        import inspect
+
+        try:
+            path: str | None = inspect.getsourcefile(fn)
+        except TypeError:
+            path = None
+        return cls(fn.__module__, qualname, path)
+
+    def load(self) -> Any:
+        """Import the kernel in this process (the JITFunction itself, wrappers removed)."""
+        from tilefit.estimate.triton import load_module_file, unwrap_kernel
+
+        if self.module not in ("__main__", "__mp_main__"):
+            try:
+                import importlib
+
+                obj: Any = importlib.import_module(self.module)
+            except ImportError:
+                if self.path is None:
+                    raise
+                obj = load_module_file(self.path)
+        else:
+            obj = load_module_file(self.path or "")
+        for part in self.qualname.split("."):
+            obj = getattr(obj, part)
+        return unwrap_kernel(obj)
+
+
+@dataclasses.dataclass(frozen=True)
+class EstimatePayload:
+    """An estimator job: one config of one kernel on one target."""
+
+    kernel: KernelRef
+    args: Mapping[str, Any]
+    config: Mapping[str, Any]
+    target: str
+    mode: Mode
+
+
+def estimate_job(payload: EstimatePayload) -> Usage:
+    """Child side of Sandbox.estimate: the Triton estimator, in this (sacrificial) process."""
+    from tilefit.estimate.triton import TritonEstimator
+
+    est = TritonEstimator(payload.kernel.load(), args=payload.args, cache=False)
+    return est.estimate(payload.config, payload.target, payload.mode)
+
+
+class Sandbox:
+    """Runs jobs in child processes under a memory limit and a timeout (both from Settings)."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        memory_mb: int | None = None,
+        timeout_s: float | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        s = settings or Settings.from_env()
+        self.memory_mb = s.compile_memory_mb if memory_mb is None else memory_mb
+        self.timeout_s = s.compile_timeout_s if timeout_s is None else timeout_s
+        self.env = dict(env or {})
+
+    def run(self, job: Job) -> Outcome:
+        """Run one job; never raises for what happens inside the child."""
+        return self.run_many([job], workers=1)[0]
+
+    def run_many(self, jobs: Sequence[Job], workers: int = 1) -> list[Outcome]:
+        """Run jobs, `workers` children at a time, in order of the input."""
+        results: list[Outcome | None] = [None] * len(jobs)
+        pending = list(range(len(jobs)))[::-1]
+        running: list[_Child] = []
+        with tempfile.TemporaryDirectory(prefix="tilefit-sandbox-") as tmp:
+            while pending or running:
+                while pending and len(running) < max(1, workers):
+                    i = pending.pop()
+                    running.append(_Child.start(i, jobs[i], Path(tmp), self))
+                time.sleep(0.02)
+                for child in list(running):
+                    outcome = child.poll(self.timeout_s)
+                    if outcome is not None:
+                        results[child.index] = outcome
+                        running.remove(child)
+        return [r if r is not None else Outcome("crashed", message="not run") for r in results]
+
+    def estimate(
+        self,
+        kernel: Any,
+        config: Mapping[str, Any],
+        target: str,
+        *,
+        args: Sequence[Any] | Mapping[str, Any] | None = None,
+        signature: Mapping[str, Any] | None = None,
+        mode: Mode = "full",
+    ) -> Usage:
+        """Usage of one config, compiled in a child; a crash or timeout is a Usage with `error`."""
+        return self.estimate_many(kernel, [config], target, args=args, signature=signature, mode=mode)[0]
+
+    def estimate_many(
+        self,
+        kernel: Any,
+        configs: Sequence[Mapping[str, Any]],
+        target: str,
+        *,
+        args: Sequence[Any] | Mapping[str, Any] | None = None,
+        signature: Mapping[str, Any] | None = None,
+        mode: Mode = "full",
+        workers: int = 1,
+    ) -> list[Usage]:
+        """Usages of many configs, each in its own child."""
+        ref = KernelRef.of(kernel)
+        bound = _portable_args(kernel, args, signature)
+        jobs = [
+            Job("tilefit.guard.sandbox:estimate_job", EstimatePayload(ref, bound, dict(c), target, mode))
+            for c in configs
+        ]
+        outcomes = self.run_many(jobs, workers=workers)
+        return [_usage(o, c, target, mode) for o, c in zip(outcomes, configs, strict=True)]
+
+    def check(
+        self,
+        kernel: Any,
+        config: Mapping[str, Any],
+        target: str,
+        *,
+        args: Sequence[Any] | Mapping[str, Any] | None = None,
+        signature: Mapping[str, Any] | None = None,
+        mode: Mode = "full",
+    ) -> Usage:
+        """Like estimate, but raise: CompileError for a crash/timeout/error, DoesNotFit when over the limit."""
+        u = self.estimate(kernel, config, target, args=args, signature=signature, mode=mode)
+        if u.error is not None:
+            raise CompileError(u.error, stage=str(u.extra.get("outcome", "compile")),
+                               log=str(u.extra.get("stderr", "")))
+        if u.fits is False:
+            raise DoesNotFit(u.resource, u.bytes or 0, u.limit or 0, u.target)
+        return u
+
+
+class SandboxEstimator:
+    """The Estimator protocol over a Sandbox, so fit() can compile risky spaces in children."""
+
+    def __init__(
+        self,
+        kernel: Any,
+        *,
+        args: Sequence[Any] | Mapping[str, Any] | None = None,
+        signature: Mapping[str, Any] | None = None,
+        sandbox: Sandbox | None = None,
+        workers: int = 1,
+    ) -> None:
+        self.kernel = kernel
+        self.args = args
+        self.signature = signature
+        self.sandbox = sandbox or Sandbox()
+        self.workers = workers
+
+    def estimate(self, config: Mapping[str, Any], target: str, mode: Mode = "fast") -> Usage:
+        return self.estimate_many([config], [target], mode)[0]
+
+    def estimate_many(
+        self, configs: Sequence[Mapping[str, Any]], targets: Sequence[str], mode: Mode = "fast"
+    ) -> list[Usage]:
+        if mode == "analytic":  # instant and in-process: nothing to isolate
+            from tilefit.estimate.triton import TritonEstimator
+
+            est = TritonEstimator(self.kernel, args=self.args, signature=self.signature)
+            return est.estimate_many(configs, list(targets), mode="analytic")
+        return [
+            u
+            for t in targets
+            for u in self.sandbox.estimate_many(
+                self.kernel, configs, t, args=self.args, signature=self.signature, mode=mode,
+                workers=self.workers,
+            )
+        ]
+
+
+@dataclasses.dataclass
+class _Child:
+    index: int
+    proc: subprocess.Popen[bytes]
+    out: Path
+    err: Path
+    started: float
+    memory_mb: int
+
+    @classmethod
+    def start(cls, index: int, job: Job, tmp: Path, box: Sandbox) -> _Child:
+        inp, out, err = tmp / f"{index}.in", tmp / f"{index}.out", tmp / f"{index}.err"
+        inp.write_bytes(pickle.dumps(job))
+        env = {**os.environ, **box.env, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p),
+               "TILEFIT_SANDBOX_STDERR": str(err)}
+        memory = box.memory_mb
+        with open(err, "wb") as err_file:
+            proc = subprocess.Popen(
+                [sys.executable, "-c", _CHILD, str(inp), str(out)],
+                stdin=subprocess.DEVNULL, stdout=err_file, stderr=err_file, env=env,
+                start_new_session=True,  # its own process group: a timeout kills ptxas too
+                preexec_fn=(lambda: _limit_memory(memory)) if memory > 0 else None,
+            )
+        return cls(index, proc, out, err, time.monotonic(), memory)
+
+    def poll(self, timeout_s: float) -> Outcome | None:
+        elapsed = time.monotonic() - self.started
+        code = self.proc.poll()
+        if code is None:
+            if timeout_s > 0 and elapsed > timeout_s:
+                _kill_group(self.proc)
+                return Outcome(
+                    "timeout", returncode=self.proc.returncode, stderr=_tail(self.err), seconds=elapsed,
+                    message=f"the compile did not finish in {timeout_s:g} s and its process group was "
+                    "killed (TILEFIT_COMPILE_TIMEOUT_S)",
+                )
+            return None
+        _kill_group(self.proc)  # anything the child left behind (a ptxas) goes with it
+        return _finished(code, self.out, _tail(self.err), elapsed, self.memory_mb)
+
+
+def _finished(code: int, out: Path, stderr: str, seconds: float, memory_mb: int) -> Outcome:
+    if code == 0 and out.exists():
+        status, value = pickle.loads(out.read_bytes())
+        if status == "ok":
+            return Outcome("ok", value, code, stderr, seconds)
+        return Outcome("error", None, code, stderr, seconds, message=str(value))
+    oom = "out of memory" in stderr.lower() or "memoryerror" in stderr.lower()
+    if oom:
+        return Outcome(
+            "out-of-memory", None, code, stderr, seconds,
+            message=f"the compiler ran out of host memory under the {memory_mb} MB address-space limit "
+            f"(exit {_describe_code(code)}: {_first_line(stderr, 'out of memory')}); the tile holds too "
+            "many elements per thread: lower the BLOCK sizes or raise num_warps, or raise "
+            "TILEFIT_COMPILE_MEMORY_MB",
+        )
+    return Outcome(
+        "crashed", None, code, stderr, seconds,
+        message=f"the compiler process died (exit {_describe_code(code)}): {_first_line(stderr, 'error')}",
+    )
+
+
+def _usage(o: Outcome, config: Mapping[str, Any], target: str, mode: Mode) -> Usage:
+    if o.status == "ok" and isinstance(o.value, Usage):
+        # LLVM can also report running out of memory as an MLIR diagnostic instead of aborting.
+        oom = o.value.error is not None and "out of memory" in o.value.error.lower()
+        return dataclasses.replace(o.value, extra={**o.value.extra, "outcome": "out-of-memory" if oom else "ok"})
+    from tilefit.targets import get_target
+
+    limit = get_target(target).limit_for("shared-memory")
+    return Usage(
+        target=target, resource="shared-memory", bytes=None, limit=limit, mode=mode, config=dict(config),
+        fits=None, error=o.message or o.status, seconds=o.seconds,
+        extra={"outcome": o.status, "returncode": o.returncode, "stderr": o.stderr[-2000:],
+               "crashed": o.status != "error"},
+    )
+
+
+def _portable_args(kernel: Any, args: Any, signature: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Args a child can unpickle: tensors become Arg types (the estimator's own conversion)."""
+    from tilefit.estimate.triton import TritonEstimator
+
+    est = TritonEstimator(kernel, args=args, signature=signature, cache=False)
+    return dict(est.args)
+
+
+def _limit_memory(memory_mb: int) -> None:
+    import resource
+
+    limit = memory_mb * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=10)
+
+
+def _describe_code(code: int | None) -> str:
+    if code is None:
+        return "none"
+    if code < 0:
+        try:
+            return f"{code}, {signal.Signals(-code).name}"
+        except ValueError:
+            return str(code)
+    return str(code)
+
+
+def _first_line(text: str, needle: str) -> str:
+    for line in text.splitlines():
+        if needle.lower() in line.lower():
+            return line.strip()
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    return lines[-1].strip() if lines else "no output"
+
+
+def _tail(path: Path, n: int = 8000) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return ""
+    return data[-n:].decode("utf-8", "replace")
+
+
+def _child_main() -> None:
+    """Entry point of a sandbox child: argv = [input pickle, output pickle]."""
+    import importlib
+
+    inp, out = sys.argv[1], sys.argv[2]
+    _keep_stderr_on_abort()
+    job: Job = pickle.loads(Path(inp).read_bytes())
+    module, _, name = job.function.partition(":")
+    fn = getattr(importlib.import_module(module), name)
+    try:
+        result: tuple[str, Any] = ("ok", fn(job.payload))
+    except Exception as exc:  # reported to the parent as data
+        result = ("error", f"{type(exc).__name__}: {exc}")
+    Path(out).write_bytes(pickle.dumps(result))
+
+
+def _keep_stderr_on_abort() -> None:
+    """Let compiler diagnostics reach the sandbox's log file even if the child aborts.
+
+    The estimator captures fd 2 into an unlinked temporary file to read MLIR/LLVM diagnostics; when LLVM
+    aborts, that file dies with the process and "LLVM ERROR: out of memory" is lost. In a child, fd 2
+    already is a file the parent reads, so capturing reads that file from the current offset instead.
+    """
+    import contextlib
+    from collections.abc import Callable, Iterator
+
+    log = os.environ.get("TILEFIT_SANDBOX_STDERR")
+    if not log:
+        return
+    try:
+        from tilefit.estimate import triton_compile
+    except ImportError:
+        return
+
+    @contextlib.contextmanager
+    def passthrough() -> Iterator[Callable[[], str]]:
+        start = os.path.getsize(log)
+
+        def read() -> str:
+            sys.stderr.flush()
+            with open(log, "rb") as f:
+                f.seek(start)
+                return f.read().decode("utf-8", "replace")
+
+        yield read
+
+    triton_compile.captured_stderr = passthrough
