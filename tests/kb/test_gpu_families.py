@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import load_jsonl
 
+from conftest import load_jsonl
 from tilefit.kb.repository import load_kb
 from tilefit.match.matcher import match
 
