@@ -10,8 +10,8 @@ import re
 from typing import Any
 
 import pytest
-from conftest import load_jsonl
 
+from conftest import load_jsonl
 from tilefit.kb.repository import load_kb
 from tilefit.match.matcher import Match, match
 from tilefit.units import parse_size
