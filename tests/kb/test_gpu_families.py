@@ -84,6 +84,12 @@ def test_nvidia_collect_env_lines_are_not_vendor_context() -> None:
         "Model name: AMD EPYC 7763 64-Core Processor\nModel name: Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz\n"
     )
     assert _ids(env + TRITON_T4) == {"triton/shared-memory"}
+    # vLLM's collect_env pads keys and adds XPU.
+    vllm_env = (
+        "CUDA used to build PyTorch   : 12.9\nROCM used to build PyTorch   : N/A\n"
+        "XPU used to build PyTorch    : N/A\nROCM Version: Could not collect\nIs XPU available: False\n"
+    )
+    assert _ids(vllm_env + TRITON_T4) == {"triton/shared-memory"}
 
 
 @pytest.mark.parametrize(
