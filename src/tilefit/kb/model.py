@@ -54,6 +54,7 @@ class Fix:
     action_zh: str
     how_zh: str
     measured: Measurement | None = None
+    when_zh: str = ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -207,7 +208,7 @@ def _fix(r: _Reader) -> Fix:
     return Fix(
         action=r.text("action"), how=r.text("how"), when=r.text("when"),
         knob=r.choice("knob", knobs, "none"), evidence=r.strs("evidence"),
-        action_zh=r.text("action_zh"), how_zh=r.text("how_zh"),
+        action_zh=r.text("action_zh"), how_zh=r.text("how_zh"), when_zh=r.text("when_zh", ""),
         measured=_measurement(r.raw.get("measured"), f"{r.where}: measured"),
     )
 

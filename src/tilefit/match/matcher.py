@@ -13,7 +13,8 @@ from tilefit.units import parse_size
 
 # Patterns only run in windows around keyword hits: a 10 MB log costs a few substring scans.
 _WINDOW = 4096
-_MAX_HITS = 5000
+# Past this many hits of one keyword a log is spam; the windows already cover the first ones.
+_MAX_HITS = 100_000
 # How far around a match `requires.any_of` looks for context (e.g. "ROCm" in the same traceback).
 _CONTEXT = 65536
 
@@ -40,15 +41,24 @@ class _Candidate:
     groups: dict[str, str]
 
 
-def _windows(lower: str, keywords: Iterable[str]) -> list[tuple[int, int]]:
-    hits: list[int] = []
+def _keyword_hits(lower: str, keywords: Iterable[str]) -> dict[str, list[int]]:
+    """Positions of every keyword, each scanned once however many entries share it."""
+    hits: dict[str, list[int]] = {}
     for kw in keywords:
+        if kw in hits:
+            continue
+        found: list[int] = []
         pos = lower.find(kw)
-        while pos >= 0 and len(hits) < _MAX_HITS:
-            hits.append(pos)
+        while pos >= 0 and len(found) < _MAX_HITS:
+            found.append(pos)
             pos = lower.find(kw, pos + len(kw))
+        hits[kw] = found
+    return hits
+
+
+def _windows(hits: dict[str, list[int]], keywords: Iterable[str]) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
-    for pos in sorted(hits):
+    for pos in sorted(p for kw in keywords for p in hits[kw]):
         a, b = max(0, pos - _WINDOW), pos + _WINDOW
         if spans and a <= spans[-1][1]:
             spans[-1] = (spans[-1][0], max(spans[-1][1], b))
@@ -57,10 +67,10 @@ def _windows(lower: str, keywords: Iterable[str]) -> list[tuple[int, int]]:
     return spans
 
 
-def _candidates(text: str, lower: str, entry: Entry) -> list[_Candidate]:
+def _candidates(text: str, hits: dict[str, list[int]], entry: Entry) -> list[_Candidate]:
     """Pattern hits of one entry; where its patterns overlap, the hit with the most numbers wins."""
     found = []
-    for a, b in _windows(lower, entry.keywords):
+    for a, b in _windows(hits, entry.keywords):
         for pattern in entry.patterns:
             for m in pattern.finditer(text, a, min(b, len(text))):
                 groups = {k: v for k, v in m.groupdict().items() if v is not None}
@@ -119,10 +129,10 @@ def _snippet(text: str, start: int, end: int) -> str:
 def match(text: str, kb: KnowledgeBase, targets: TargetSet | None = None) -> list[Match]:
     """Find every known error in `text`; each distinct (entry, numbers) once, with its count."""
     targets = targets or load_targets()
-    lower = text.lower()
+    hits = _keyword_hits(text.lower(), (kw for entry in kb for kw in entry.keywords))
     cands: list[_Candidate] = []
     for entry in kb:
-        cands += [c for c in _candidates(text, lower, entry) if _requirements_hold(c, text, targets)]
+        cands += [c for c in _candidates(text, hits, entry) if _requirements_hold(c, text, targets)]
     cands = sorted(_refine(cands), key=lambda c: (c.start, c.entry.id))
     found: dict[tuple[str, int | None, int | None], Match] = {}
     for c in cands:

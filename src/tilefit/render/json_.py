@@ -27,7 +27,7 @@ def _fix(a: Advice, zh: bool) -> dict[str, Any]:
     return {
         "action": f.action_zh if zh else f.action,
         "how": f.how_zh if zh else f.how,
-        "when": f.when,
+        "when": (f.when_zh or f.when) if zh else f.when,
         "knob": f.knob,
         "specific": a.specific_zh if zh else a.specific,
         "evidence": list(f.evidence),
