@@ -1,20 +1,27 @@
 """Run one picklable function over many tasks in spawned worker processes, surviving crashes.
 
 A compiler can abort the whole process (LLVM "out of memory" calls abort(); FACTS.md) or run for minutes
-(ptxas has no timeout). Each task therefore runs in a worker process (spawn context: no forked CUDA or
-LLVM state); a worker that dies or passes the timeout is replaced and its task becomes a `Crash` result,
-so one bad config never aborts a sweep.
+(ptxas has no timeout). Each task therefore runs in a worker process; a worker that dies or passes the
+timeout is replaced and its task becomes a `Crash` result, so one bad config never aborts a sweep.
+
+Workers are fresh interpreters (`python -m tilefit.estimate.pool`), spawned like multiprocessing's
+"spawn" context (no forked CUDA/LLVM state) but without re-running the caller's __main__ module, so a
+script without an `if __name__ == "__main__"` guard is safe. Tasks and results travel pickled over pipes.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import multiprocessing
+import os
+import pickle
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
-from multiprocessing.connection import Connection, wait
-from typing import Any, Generic, TypeVar
+from multiprocessing.connection import wait
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -27,29 +34,43 @@ class Crash:
     message: str
 
 
-def _worker(fn: Callable[[Any], Any], conn: Connection, memory_mb: int) -> None:
+def _serve(memory_mb: int) -> None:
+    """Worker loop: read (fn, index, task) pickles on stdin, write (index, result) on stdout."""
     if memory_mb > 0:
         import resource
 
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # whatever the kernel's module prints must not corrupt the protocol
+    inp = sys.stdin.buffer
     while True:
-        job = conn.recv()
-        if job is None:
-            return
-        index, task = job
         try:
-            conn.send((index, fn(task)))
+            fn, index, task = pickle.load(inp)
+        except EOFError:
+            return
+        try:
+            result = fn(task)
         except Exception as exc:  # the function maps its own errors; this is a last resort
-            conn.send((index, Crash(f"{type(exc).__name__}: {exc}")))
+            result = Crash(f"{type(exc).__name__}: {exc}")
+        pickle.dump((index, result), out)
+        out.flush()
 
 
 @dataclasses.dataclass
-class _Slot(Generic[T]):
-    process: Any
-    conn: Connection
+class _Slot:
+    process: subprocess.Popen[bytes]
     index: int | None = None
     deadline: float = 0.0
+
+    def send(self, payload: Any) -> None:
+        assert self.process.stdin is not None
+        pickle.dump(payload, self.process.stdin)
+        self.process.stdin.flush()
+
+    def receive(self) -> Any:
+        assert self.process.stdout is not None
+        return pickle.load(self.process.stdout)
 
 
 def run_isolated(
@@ -62,18 +83,16 @@ def run_isolated(
     on_done: Callable[[int, R | Crash], None] | None = None,
 ) -> list[R | Crash]:
     """fn(task) for every task, in order; results of dead or timed-out workers are Crash values."""
-    ctx = multiprocessing.get_context("spawn")
     results: list[R | Crash | None] = [None] * len(tasks)
     pending = list(range(len(tasks)))[::-1]
 
-    def start() -> _Slot[T]:
-        parent, child = ctx.Pipe()
-        proc = ctx.Process(target=_worker, args=(fn, child, memory_mb), daemon=True)
-        proc.start()
-        child.close()
-        return _Slot(proc, parent)
+    def start() -> _Slot:
+        cmd = [sys.executable, "-m", "tilefit.estimate.pool", str(memory_mb)]
+        # The caller's sys.path, so workers import tilefit and kernel modules exactly as it does.
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p or os.getcwd() for p in sys.path)}
+        return _Slot(subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env))
 
-    def finish(slot: _Slot[T], value: R | Crash) -> None:
+    def finish(slot: _Slot, value: R | Crash) -> None:
         assert slot.index is not None
         results[slot.index] = value
         if on_done is not None:
@@ -87,30 +106,27 @@ def run_isolated(
                 if slot.index is None and pending:
                     slot.index = pending.pop()
                     slot.deadline = time.monotonic() + timeout_s
-                    slot.conn.send((slot.index, tasks[slot.index]))
+                    slot.send((fn, slot.index, tasks[slot.index]))
             busy = [s for s in slots if s.index is not None]
             wait_s = max(0.0, min(s.deadline for s in busy) - time.monotonic())
-            ready = wait([s.conn for s in busy], timeout=wait_s)
+            ready = wait([s.process.stdout for s in busy if s.process.stdout], timeout=wait_s)
             for i, slot in enumerate(slots):
                 if slot.index is None:
                     continue
-                if slot.conn in ready:
+                if slot.process.stdout in ready:
                     try:
-                        _, value = slot.conn.recv()
+                        _, value = slot.receive()
                         finish(slot, value)
                         continue
-                    except (EOFError, OSError):
-                        slot.process.join(5)
-                        code = slot.process.exitcode
-                        finish(slot, Crash(f"the compiler process died (exit code {code}); "
-                                           "LLVM aborts like this when the host runs out of memory"))
+                    except (EOFError, OSError, pickle.UnpicklingError):
+                        finish(slot, Crash(_death(slot.process.wait(5))))
                 elif time.monotonic() >= slot.deadline:
                     slot.process.kill()
                     finish(slot, Crash(f"the compiler ran past {timeout_s:g} s "
                                        "(TILEFIT_COMPILE_TIMEOUT_S) and was stopped"))
                 else:
                     continue
-                slot.process.join(5)
+                slot.process.wait(5)
                 if pending:
                     slots[i] = start()
     finally:
@@ -118,12 +134,27 @@ def run_isolated(
     return [r if r is not None else Crash("not run") for r in results]
 
 
-def _stop(slots: Sequence[_Slot[Any]]) -> None:
+def _death(code: int) -> str:
+    how = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
+    return (f"the compiler process died ({how}); LLVM aborts like this when the host runs out of "
+            "memory (TILEFIT_COMPILE_MEMORY_MB)")
+
+
+def _stop(slots: Sequence[_Slot]) -> None:
     for slot in slots:
         with contextlib.suppress(OSError, ValueError):
-            slot.conn.send(None)
+            if slot.process.stdin is not None:
+                slot.process.stdin.close()
     for slot in slots:
-        slot.process.join(5)
-        if slot.process.is_alive():
+        try:
+            slot.process.wait(5)
+        except subprocess.TimeoutExpired:
             slot.process.kill()
-            slot.process.join(5)
+            slot.process.wait(5)
+        for stream in (slot.process.stdout,):
+            if stream is not None:
+                stream.close()
+
+
+if __name__ == "__main__":
+    _serve(int(sys.argv[1]) if len(sys.argv) > 1 else 0)

@@ -212,9 +212,13 @@ class TritonEstimator:
         keys = [self._key(t) for t in tasks]
         results: list[Usage | None] = [self.cache.get(k) if self.cache and k else None for k in keys]
         todo = [i for i, r in enumerate(results) if r is None]
-        bar = _progress_bar(len(todo), self.settings.progress if progress is None else progress)
+        show = self.settings.progress and sys.stderr.isatty() if progress is None else progress
+        bar = _progress_bar(len(todo), show)
         n_workers = workers if workers is not None else self.settings.workers or _cpu_count()
-        if len(todo) > 1 and n_workers > 1 and self._ref is not None:
+        # A worker costs a few seconds to start (it imports triton): pool only when the serial run
+        # would take longer than that (about 0.1 s a config in fast mode, 1.5 s in full mode).
+        serial_s = len(todo) * (1.5 if tasks and tasks[0].mode == "full" else 0.1)
+        if len(todo) > 1 and n_workers > 1 and self._ref is not None and (serial_s >= 5 or workers):
             out = run_isolated(
                 _run_task, [tasks[i] for i in todo], workers=n_workers,
                 timeout_s=self.settings.compile_timeout_s, memory_mb=self.settings.compile_memory_mb,
@@ -246,10 +250,15 @@ class TritonEstimator:
         except (TilefitError, Exception):
             return None
         return cache_key({
-            "kernel": self.kernel.cache_key, "signature": sp.signature, "constexprs": sp.constexprs,
-            "attrs": sp.attrs, "options": sp.options, "target": task.target.name, "mode": task.mode,
+            "kernel": self.kernel.cache_key, "signature": sp.signature, "constexprs": _pairs(sp.constexprs),
+            "attrs": _pairs(sp.attrs), "options": sp.options, "target": task.target.name, "mode": task.mode,
             "triton": _triton().__version__, "config": task.config,
         })
+
+
+def _pairs(mapping: Mapping[Any, Any]) -> list[list[str]]:
+    """Tuple-keyed JIT maps (constexprs, attrs) as sorted [repr(key), repr(value)] pairs for hashing."""
+    return sorted([repr(k), repr(v)] for k, v in mapping.items())
 
 
 def _check_mode(mode: str) -> str:
