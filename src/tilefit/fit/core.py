@@ -62,7 +62,7 @@ def fit(
     survivors = _prune_analytic(est, configs, tname, margin, dropped) if analytic else configs
     fitting = _exact(est, survivors, tname, dropped, workers)
     if not fitting:
-        raise _nothing_fits(tname, configs, dropped, fixed, names)
+        raise _nothing_fits(tname, configs, dropped, fixed, names, est)
     device = DeviceModel.from_target(get_target(tname), sm_count=sm_count or _live_sm_count(tname))
     ranked = sorted(
         (Ranked(u.config, u, score(u.config, u, device, grid=grid, problem=problem)) for u in fitting),
@@ -72,7 +72,7 @@ def fit(
         runner = bench or _triton_bench(kernel, args, grid)
         ranked = _measure(ranked, runner, top_k, dropped)
         if not ranked:
-            raise _nothing_fits(tname, configs, dropped, fixed, names)
+            raise _nothing_fits(tname, configs, dropped, fixed, names, est)
     best = ranked[0]
     return FitResult(
         target=tname, config=dict(best.config), usage=best.usage, ranked=tuple(ranked),
@@ -149,13 +149,18 @@ def _nothing_fits(
     dropped: list[Dropped],
     fixed: Mapping[str, int] | None,
     names: Mapping[str, str] | None,
+    est: Estimator,
 ) -> Exception:
     tgt = get_target(target)
     limit = next((d.limit for d in dropped if d.limit), None) or tgt.limit_for("shared-memory") or 0
     resource = "shared memory" if tgt.kind == "gpu" else "VMEM"
+
+    def probe(config: Mapping[str, Any]) -> int | None:
+        return est.estimate(config, target, "fast").bytes
+
     return no_config_fits(
         target=target, resource=resource, limit=limit, configs=configs, dropped=dropped,
-        fixed=fixed, names=names,
+        fixed=fixed, names=names, probe=probe,
     )
 
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tilefit.errors import NoConfigFits
 from tilefit.fit.report import Dropped
 from tilefit.fit.space import block_keys, format_config
+
+# Exact bytes of one config (None when it does not compile): lets the diagnosis see what scales.
+Probe = Callable[[Mapping[str, Any]], "int | None"]
 
 
 def fixed_dims(configs: Sequence[Mapping[str, Any]], fixed: Mapping[str, int] | None) -> dict[str, int]:
@@ -28,13 +32,18 @@ def _floor_pow2(n: float) -> int:
     return p if n >= 1 else 0
 
 
-def _varying_rows(config: Mapping[str, Any], fixed: Mapping[str, int]) -> int:
-    """Product of the tunable output tile sizes of a config (the 'rows' next to a full-width dim)."""
-    rows = 1
-    for key in block_keys(config):
-        if key not in fixed and not key.upper().rstrip("_0123456789").endswith("K"):
-            rows *= int(config[key])
-    return rows
+def _scaling_keys(best: Dropped, probe: Probe | None, fixed: Mapping[str, int]) -> list[str]:
+    """Tunable tile sizes the bytes grow in proportion to: compile the smallest config with each doubled."""
+    out: list[str] = []
+    if probe is None or not best.bytes:
+        return out
+    for key in block_keys(best.config):
+        if key in fixed:
+            continue
+        bigger = probe({**best.config, key: int(best.config[key]) * 2})
+        if bigger is not None and abs(bigger / best.bytes - 2.0) <= 0.3:
+            out.append(key)
+    return out
 
 
 def no_config_fits(
@@ -46,6 +55,7 @@ def no_config_fits(
     dropped: Sequence[Dropped],
     fixed: Mapping[str, int] | None = None,
     names: Mapping[str, str] | None = None,
+    probe: Probe | None = None,
 ) -> NoConfigFits:
     """Build the NoConfigFits for a search where every config was dropped."""
     sized = [d for d in dropped if d.reason == "over-limit" and d.bytes is not None]
@@ -66,12 +76,18 @@ def no_config_fits(
     best = min(sized, key=lambda d: d.bytes or 0)
     smallest = int(best.bytes or 0)
     dims = fixed_dims(configs, fixed)
-    consumer, fix = _explain(best.config, smallest, limit, dims, names or {})
+    rows = math.prod(int(best.config[k]) for k in _scaling_keys(best, probe, dims))
+    consumer, fix = _explain(best.config, smallest, limit, dims, names or {}, rows)
     return NoConfigFits(target, resource, limit, smallest, consumer=consumer, fix=fix, tried=len(configs))
 
 
 def _explain(
-    config: Mapping[str, Any], smallest: int, limit: int, dims: Mapping[str, int], names: Mapping[str, str]
+    config: Mapping[str, Any],
+    smallest: int,
+    limit: int,
+    dims: Mapping[str, int],
+    names: Mapping[str, str],
+    rows: int,
 ) -> tuple[str, str]:
     cfg = format_config(config)
     if not dims:
@@ -81,18 +97,17 @@ def _explain(
         )
     key = max(dims, key=lambda k: dims[k])
     size = dims[key]
-    label = names.get(key, key)
-    rows = _varying_rows(config, dims)
-    per_elem = smallest / size
-    per_row = per_elem / rows if rows > 1 else per_elem
-    fits_up_to = _floor_pow2(size * limit / smallest)
+    label = key
+    about = f" ({names[key]})" if key in names else ""
+    per_row = smallest / rows
+    elem = per_row / size
     consumer = (
-        f"the full-width dimension {label}={size} is held on chip whole in every config: at the smallest "
-        f"tile ({cfg}) that is {smallest} B = {size} elements x {per_row:.3g} B"
-        + (f" x {rows} rows" if rows > 1 else "")
-        + f" ({per_elem * size / max(rows, 1) / 1024:.0f} KiB per row), {smallest / limit:.2f}x the "
-        f"{limit} B limit; no tile size or stage count can shrink it"
+        f"the full-width dimension {label}={size}{about} is held on chip whole in every config: at the "
+        f"smallest tile ({cfg}) that is {smallest} B = {size} elements x {elem:.3g} B = "
+        f"{per_row / 1024:.0f} KiB per row" + (f" x {rows} rows" if rows > 1 else "")
+        + f", {smallest / limit:.2f}x the {limit} B limit; no tile size or stage count can shrink it"
     )
+    fits_up_to = _floor_pow2(size * limit / smallest)
     fix = (
         f"tile {label} instead of holding it whole: loop over it in chunks (e.g. hl.tile over that "
         f"dimension with a running accumulator, or a BLOCK loop) so only a [rows x chunk] slice is live, "
