@@ -68,6 +68,10 @@ class _Slot:
         pickle.dump(payload, self.process.stdin)
         self.process.stdin.flush()
 
+    def fileno(self) -> int:
+        assert self.process.stdout is not None
+        return self.process.stdout.fileno()
+
     def receive(self) -> Any:
         assert self.process.stdout is not None
         return pickle.load(self.process.stdout)
@@ -109,11 +113,11 @@ def run_isolated(
                     slot.send((fn, slot.index, tasks[slot.index]))
             busy = [s for s in slots if s.index is not None]
             wait_s = max(0.0, min(s.deadline for s in busy) - time.monotonic())
-            ready = wait([s.process.stdout for s in busy if s.process.stdout], timeout=wait_s)
+            ready = set(wait([s.fileno() for s in busy], timeout=wait_s))
             for i, slot in enumerate(slots):
                 if slot.index is None:
                     continue
-                if slot.process.stdout in ready:
+                if slot.fileno() in ready:
                     try:
                         _, value = slot.receive()
                         finish(slot, value)
