@@ -348,11 +348,19 @@ def _usage(task: _Task, shared: int, tmem: int | None, warps: int, seconds: floa
     extra: dict[str, Any] = {"num_warps": warps}
     if over:
         extra["exceeded"] = [r for r, _, _ in over]
-        extra["reason"] = "; ".join(str(DoesNotFit(r, n, lim, target.name)) for r, n, lim in over)
+        extra["reason"] = "; ".join(_reason(r, n, lim, target.name) for r, n, lim in over)
     return Usage(
         target=target.name, resource="shared-memory", bytes=shared, limit=checks[0][2], mode=task.mode,  # type: ignore[arg-type]
         config=task.config, fits=not over, seconds=seconds, threads=threads, tensor_memory=tmem, extra=extra,
     )
+
+
+def _reason(resource: str, required: int, limit: int, target: str) -> str:
+    """DoesNotFit's wording, in the resource's own unit (threads and TMEM columns are not bytes)."""
+    if resource == "shared-memory":
+        return str(DoesNotFit(resource, required, limit, target))
+    unit = {"threads": "threads", "tensor-memory": "columns"}.get(resource, "")
+    return f"{resource} {required} > {limit} {unit} on {target} ({required / limit:.2f}x)"
 
 
 def _failed(task: _Task, message: str, seconds: float) -> Usage:
