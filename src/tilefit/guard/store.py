@@ -1,0 +1,58 @@
+"""Fallback decisions on disk, per kernel, key and device, so a later process skips the check."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+
+class DecisionStore:
+    """One JSON file per kernel under <cache_dir>/guard: {device: {key: decision}}."""
+
+    def __init__(self, root: Path, kernel_id: str, kernel_name: str = "") -> None:
+        self.path = Path(root) / "guard" / f"{_safe(kernel_name)}-{kernel_id[:16]}.json"
+        self.kernel_name = kernel_name
+        self._data: dict[str, dict[str, Any]] | None = None
+
+    def _load(self) -> dict[str, dict[str, Any]]:
+        if self._data is None:
+            try:
+                raw = json.loads(self.path.read_text())
+                self._data = dict(raw.get("decisions", {}))
+            except (OSError, ValueError):
+                self._data = {}
+        return self._data
+
+    def get(self, device: str, key: str) -> Mapping[str, Any] | None:
+        """The stored decision, or None."""
+        found = self._load().get(device, {}).get(key)
+        return found if isinstance(found, Mapping) else None
+
+    def put(self, device: str, key: str, decision: Mapping[str, Any]) -> None:
+        """Store a decision (atomic replace of the file; a failure to write is not an error)."""
+        data = self._load()
+        data.setdefault(device, {})[key] = dict(decision)
+        doc = {"kernel": self.kernel_name, "decisions": data}
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, suffix=".tmp")
+            with os.fdopen(fd, "w") as f:
+                json.dump(doc, f, indent=1, sort_keys=True, default=str)
+            os.replace(tmp, self.path)
+        except OSError:
+            pass
+
+
+def stable_key(parts: Any) -> str:
+    """A short, stable text key of JSON-able parts."""
+    text = json.dumps(parts, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)[:60] or "kernel"
