@@ -27,10 +27,20 @@ from typing import Any
 from tilefit.errors import InputError, MissingExtraError, TilefitError
 from tilefit.estimate.base import Mode, Usage
 from tilefit.estimate.pallas_compile import TopologyCache, error_summary, measure
-from tilefit.estimate.pallas_layout import CallLayout, tiling_problem, trace_layouts
+from tilefit.estimate.pallas_layout import TILE_BYTES, CallLayout, tiling_problem, trace_layouts
 from tilefit.targets import Target, get_target
 
 RESOURCE = "scoped-vmem"
+MIB = 1 << 20
+HEADROOM = 0.10  # 10 % above the measured need: Mosaic's internal scratch moves with jax/libtpu versions
+
+
+def headroom_limit(required: int, physical: int, headroom: float = HEADROOM) -> int:
+    """`required` plus headroom, rounded up to a MiB, capped at physical VMEM."""
+    want = -(-int(required * (1.0 + headroom)) // MIB) * MIB
+    return min(max(want, required), physical) if physical else want
+
+
 Built = tuple[Callable[..., Any], Sequence[Any]]
 Build = Callable[..., Built]
 
@@ -47,7 +57,7 @@ class PallasKernel:
     def configs(self) -> list[dict[str, int]]:
         """Every config of the space (cartesian product, in key order)."""
         keys = list(self.space)
-        return [dict(zip(keys, vals)) for vals in itertools.product(*(self.space[k] for k in keys))]
+        return [dict(zip(keys, vals, strict=True)) for vals in itertools.product(*(self.space[k] for k in keys))]
 
     def instantiate(self, config: Mapping[str, Any]) -> Built:
         """Call build for one config."""
@@ -90,7 +100,7 @@ class PallasEstimator:
         self.kernel = kernel
         self._topologies = TopologyCache()
 
-    def estimate(self, config: Mapping[str, Any], target: str, mode: Mode = "exact") -> Usage:
+    def estimate(self, config: Mapping[str, Any], target: str | Target, mode: Mode = "exact") -> Usage:
         """One config on one target; a config that fails for a non-memory reason has `error` set."""
         tgt = tpu_target(target)
         start = time.perf_counter()
@@ -110,7 +120,7 @@ class PallasEstimator:
         return self._exact(tgt, config, mode, fn, args, layouts, start)
 
     def estimate_many(
-        self, configs: Sequence[Mapping[str, Any]], targets: Sequence[str], mode: Mode = "exact"
+        self, configs: Sequence[Mapping[str, Any]], targets: Sequence[str | Target], mode: Mode = "exact"
     ) -> list[Usage]:
         """Every config on every target (target-major); failures are results, never an abort."""
         return [self.estimate(c, t, mode) for t in targets for c in configs]
@@ -121,8 +131,8 @@ class PallasEstimator:
         return trace_layouts(fn, args)
 
     def _analytic(self, tgt: Target, config: Mapping[str, Any], layouts: list[CallLayout], start: float) -> Usage:
-        internal = tgt.limit("mosaic_internal_scratch") or 0
         call = max(layouts, key=lambda c: c.block_bytes)
+        internal = internal_allowance(tgt, call)
         need = call.block_bytes + internal
         limit, physical = limits_of(tgt, call.vmem_limit_bytes)
         extra = _extra(need, limit, physical, call)
@@ -153,6 +163,19 @@ class PallasEstimator:
         )
 
 
+def internal_allowance(target: Target, call: CallLayout) -> int:
+    """Mosaic's internal scratch for a call: measured per-generation shares of its big values.
+
+    `mosaic_internal_reduced_pct` of the largest value a reduction reads plus `mosaic_internal_value_pct`
+    of the largest other value (tpu.yaml; fitted to libtpu compiles, see BENCHMARKS.md).
+    """
+    reduced_pct = target.limit("mosaic_internal_reduced_pct") or 0
+    value_pct = target.limit("mosaic_internal_value_pct") or 0
+    other = call.largest_value if call.reduced_value == 0 else 0
+    raw = (reduced_pct * call.reduced_value + value_pct * other) // 100
+    return -(-raw // TILE_BYTES) * TILE_BYTES
+
+
 def _require_jax() -> None:
     if importlib.util.find_spec("jax") is None:
         raise MissingExtraError("jax", "tpu")
@@ -170,8 +193,6 @@ def _tiling_problem(layouts: list[CallLayout]) -> str | None:
 
 
 def _extra(need: int, limit: int, physical: int, call: CallLayout) -> dict[str, Any]:
-    from tilefit.fit.pallas import headroom_limit
-
     extra: dict[str, Any] = {
         "physical": physical,
         "margin": limit - need,
@@ -239,5 +260,5 @@ def cli_estimate(ref: str, spec: Mapping[str, Any], targets: list[Target], mode:
         raise InputError(f"{ref}: empty config space; give --spec space.yaml or --config K=V1,V2")
     est = PallasEstimator(kernel)
     m: Mode = "analytic" if mode == "analytic" else "exact"
-    return [est.estimate(c, tpu_target(t).name, m) for t in targets for c in configs]
+    return [est.estimate(c, tpu_target(t), m) for t in targets for c in configs]
 

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tilefit.errors import CompileError, InputError, MissingExtraError
+from tilefit.errors import InputError, MissingExtraError
 from tilefit.estimate.pallas_layout import TILE_BYTES
 from tilefit.units import parse_size
 
@@ -29,6 +29,7 @@ _SCOPED = re.compile(r"Scoped allocation with size (\S+) and limit (\S+) exceede
 # "Ran out of memory in memory space vmem. Used 140.00M of 128.00M vmem"
 _PHYSICAL = re.compile(r"Allocation \(size=(\d+)\) would exceed memory \(size=(\d+)\)[^\n]*space=vmem")
 _USED = re.compile(r"memory space vmem\. Used (\S+) of (\S+) vmem")
+_ROUNDING = 5243  # half of 0.01 MiB, the precision of the sizes E1001 prints
 _ECODE = re.compile(r"\b(E\d{4}): ?(\w+)")
 
 
@@ -157,7 +158,7 @@ def _place(arg: Any, sharding: Any) -> Any:
 
     if not hasattr(arg, "shape") or not hasattr(arg, "dtype"):
         raise InputError(f"kernel arguments must be arrays or jax.ShapeDtypeStruct, got {type(arg).__name__}")
-    return jax.ShapeDtypeStruct(arg.shape, arg.dtype, sharding=sharding)
+    return jax.ShapeDtypeStruct(arg.shape, arg.dtype, sharding=sharding)  # type: ignore[no-untyped-call]
 
 
 def _attempt_from_error(limit: int, exc: Exception) -> Attempt:
@@ -193,76 +194,74 @@ def measure(
 ) -> Measured:
     """The smallest scoped limit that compiles, found by compiles at chosen limits."""
     start = time.perf_counter()
-    search = _Search(fn, args, device)
+    search = _Search(fn, args, device, physical)
     first = search.probe(in_force)
-    if first.error is not None:
-        return search.result(None, False, None, start, None, first.error)
-    if not first.ok:
-        top = search.probe(physical)
-        if top.error is not None:
-            return search.result(None, False, None, start, False, top.error)
-        if not top.ok:
-            used = top.physical_used or top.scoped_size
-            return search.result(used, True, top.physical_size, start, False)
-    size = search.bisect(guess)
-    if size is None:
-        return search.result(None, False, None, start, first.ok, search.last_error)
-    return search.result(size, False, None, start, size <= in_force)
+    if first.error is None and first.ok and guess and guess < in_force:
+        search.probe(_tiles(guess * 0.95))  # its E1001 size usually lands next to the answer
+    size = search.run()
+    fits = None if size is None or search.over else size <= in_force
+    return Measured(
+        size, search.over, search.reported, search.compiles, time.perf_counter() - start, fits,
+        search.last_error,
+    )
 
 
 class _Search:
-    """State of the limit search: T (the scoped size) is in (lo, hi]."""
+    """State of the limit search: T (the scoped size) is in (lo, hi]; hi is None until a compile passes."""
 
-    def __init__(self, fn: Callable[..., Any], args: Sequence[Any], device: Any) -> None:
-        self.fn, self.args, self.device = fn, args, device
-        self.lo, self.hi = 0, math.inf
+    def __init__(self, fn: Callable[..., Any], args: Sequence[Any], device: Any, physical: int) -> None:
+        self.fn, self.args, self.device, self.physical = fn, args, device, physical
+        self.lo, self.hi = 0, None  # type: int, int | None
         self.hint: int | None = None
         self.compiles = 0
+        self.over = False
+        self.reported: int | None = None
         self.last_error: str | None = None
 
     def probe(self, limit: int) -> Attempt:
         self.compiles += 1
         att = compile_once(self.fn, self.args, self.device, limit)
         if att.ok:
-            self.hi = min(self.hi, limit)
-        elif att.error is None:
-            self.lo = max(self.lo, limit)
-            self.hint = att.scoped_size
-        else:
+            self.hi = limit if self.hi is None else min(self.hi, limit)
+        elif att.error is not None:
             self.last_error = att.error
+        elif att.physical_used is not None:
+            self.over, self.reported = True, att.physical_size
+            self.lo = max(self.lo, att.physical_used - 1)
+        else:
+            # the size E1001 prints (rounded to 0.01 MiB) is what was allocated when the limit broke,
+            # so T is at least that much less the rounding
+            printed = att.scoped_size or 0
+            self.lo = max(self.lo, limit, printed - _ROUNDING - 1)
+            self.hint = att.scoped_size
         return att
 
-    def bisect(self, guess: int | None) -> int | None:
-        if guess and self.lo < guess < self.hi and self.hint is None:
-            self.probe(_tiles(guess * 0.95))
-        while self.hi - self.lo > TILE_BYTES or self.hi % TILE_BYTES:
+    def run(self) -> int | None:
+        """Probe until T is pinned to one tile; None after a non-memory error."""
+        while self.last_error is None and not self.over:
             limit = self._next()
             if limit is None:
-                break
-            if self.probe(limit).error is not None:
-                return None
-        return int(self.hi) if self.hi != math.inf else None
+                return self.hi
+            self.probe(limit)
+        return self.lo + 1 if self.over else None
 
     def _next(self) -> int | None:
         lo_t = self.lo // TILE_BYTES  # T is a whole number of tiles in (lo_t, hi_t]
-        hi_t = int(self.hi // TILE_BYTES)
+        hint_t = None
+        if self.hint is not None:
+            # the printed size has two decimals of MiB (or one of KiB): try just above it
+            hint_t, self.hint = _tiles(self.hint + _ROUNDING) // TILE_BYTES, None
+        if self.hi is None:
+            top = self.physical // TILE_BYTES
+            return (min(hint_t, top) if hint_t and hint_t > lo_t else top) * TILE_BYTES
+        hi_t = self.hi // TILE_BYTES
         if hi_t - lo_t <= 1:
             self.hi = hi_t * TILE_BYTES
             return None
-        if self.hint is not None:
-            # the printed size has two decimals of MiB (or one of KiB): try just above it
-            up = _tiles(self.hint + 5243 + 1) // TILE_BYTES
-            self.hint = None
-            if lo_t < up < hi_t:
-                return up * TILE_BYTES
+        if hint_t is not None and lo_t < hint_t < hi_t:
+            return hint_t * TILE_BYTES
         return ((lo_t + hi_t) // 2) * TILE_BYTES
-
-    def result(
-        self, size: int | None, over: bool, reported: int | None, start: float, fits: bool | None,
-        error: str | None = None,
-    ) -> Measured:
-        return Measured(size, over, reported, self.compiles, time.perf_counter() - start, fits, error)
 
 
 def _tiles(n: float) -> int:
-    return int(math.ceil(n / TILE_BYTES)) * TILE_BYTES
+    return math.ceil(n / TILE_BYTES) * TILE_BYTES

@@ -65,6 +65,8 @@ class CallLayout:
     grid: tuple[int, ...]
     buffers: tuple[Buffer, ...]
     vmem_limit_bytes: int | None
+    reduced_value: int = 0  # padded bytes of the biggest value a reduction reads in the kernel body
+    largest_value: int = 0  # padded bytes of the biggest array value the kernel body computes
 
     @property
     def grid_steps(self) -> int:
@@ -164,7 +166,48 @@ def _layout(eqn: Any, index: int) -> CallLayout:
         if _in_vmem(aval):
             buffers.append(_buffer(f"scratch {j}", aval.shape, aval.dtype, 1, "scratch"))
     name = str(getattr(eqn.params.get("debug"), "name", "") or f"pallas_call {index}")
-    return CallLayout(name, grid, tuple(buffers), _vmem_limit(eqn.params.get("compiler_params")))
+    limit = _vmem_limit(eqn.params.get("compiler_params"))
+    return CallLayout(name, grid, tuple(buffers), limit, *_largest_values(eqn.params["jaxpr"]))
+
+
+def _largest_values(body: Any) -> tuple[int, int]:
+    """(largest value fed to a reduction, largest value) in the kernel body, nested branches included.
+
+    Values bigger than the vector register file live in Mosaic's internal scratch, which counts
+    against the scoped limit. A value that a cross-lane reduction reads is kept whole (flash
+    attention's (block_q, block_kv) f32 scores: about their full size, measured); other values are
+    mostly streamed (a matmul's dot result into its accumulator: a fraction, measured).
+    """
+    reduced = largest = 0
+    for eqn in body.eqns:
+        sizes = [_value_bytes(v) for v in eqn.outvars]
+        largest = max([largest, *sizes])
+        if eqn.primitive.name.startswith(_REDUCTIONS):
+            reduced = max([reduced, *(_value_bytes(v) for v in eqn.invars)])
+        for sub in _sub_jaxprs(eqn.params):
+            r, big = _largest_values(sub)
+            reduced, largest = max(reduced, r), max(largest, big)
+    return reduced, largest
+
+
+_REDUCTIONS = ("reduce_", "argmax", "argmin", "cum")
+
+
+def _value_bytes(var: Any) -> int:
+    aval = getattr(var, "aval", None)
+    shape, dtype = getattr(aval, "shape", None), getattr(aval, "dtype", None)
+    if shape is None or dtype is None or "Ref" in type(aval).__name__ or len(shape) < 1:
+        return 0
+    return padded_bytes(shape, _itemsize(dtype))
+
+
+def _itemsize(dtype: Any) -> int:
+    import numpy as np
+
+    try:
+        return int(np.dtype(dtype).itemsize)
+    except TypeError:
+        return 4
 
 
 def _block_buffer(bm: Any, name: str, kind: str, steps: int) -> Buffer | None:

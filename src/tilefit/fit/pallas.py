@@ -14,19 +14,17 @@ from typing import Any
 
 from tilefit.errors import NoConfigFits, TilefitError
 from tilefit.estimate.base import Mode, Usage
-from tilefit.estimate.pallas import RESOURCE, PallasEstimator, PallasKernel, tpu_target
+from tilefit.estimate.pallas import (
+    HEADROOM,
+    RESOURCE,
+    PallasEstimator,
+    PallasKernel,
+    headroom_limit,
+    tpu_target,
+)
 from tilefit.estimate.pallas_compile import error_summary
 from tilefit.targets import Target
 from tilefit.units import format_short
-
-HEADROOM = 0.10  # 10 % above the measured need: Mosaic's internal scratch moves with jax/libtpu versions
-MIB = 1 << 20
-
-
-def headroom_limit(required: int, physical: int, headroom: float = HEADROOM) -> int:
-    """`required` plus headroom, rounded up to a MiB, capped at physical VMEM."""
-    want = -(-int(required * (1.0 + headroom)) // MIB) * MIB
-    return min(max(want, required), physical) if physical else want
 
 
 @dataclasses.dataclass(frozen=True)
