@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tilefit.errors import KnowledgeBaseError
-from tilefit.kb.lint import _pattern_problems, _schema_problems, lint
+from tilefit.kb.lint import _comment_problems, _pattern_problems, _schema_problems, lint
 from tilefit.kb.model import entry_from_dict
 from tilefit.kb.repository import load_kb
 
@@ -73,3 +73,9 @@ def test_on_chip_must_follow_resource() -> None:
 def test_every_shipped_entry_has_chinese_text() -> None:
     for e in load_kb():
         assert e.title_zh and e.root_cause_zh and all(f.action_zh and f.how_zh for f in e.fixes)
+
+
+def test_hash_that_truncates_plain_text_is_caught() -> None:
+    assert _comment_problems("  how: fixed by PR #684 upstream\n", "x")
+    assert not _comment_problems("  how: 'fixed by PR #684 upstream'\n", "x")
+    assert not _comment_problems("  how: >-\n    fixed by PR #684\n", "x")

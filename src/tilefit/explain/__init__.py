@@ -79,9 +79,14 @@ def _vendor(entry: Entry, classes: tuple[Target, ...]) -> str | None:
 
 
 def _device_classes(m: Match, targets: TargetSet) -> tuple[Target, ...]:
+    """Targets with the log's limit; a vendor-specific entry (chosen by context) keeps its vendor's."""
     if m.limit is None:
         return ()
-    return tuple(targets.with_limit(m.entry.resource, m.limit, tolerance=0.006 if m.approximate else 0.0))
+    found = targets.with_limit(m.entry.resource, m.limit, tolerance=0.006 if m.approximate else 0.0)
+    req = m.entry.requires
+    if (req.any_of or req.limit_vendor) and m.entry.vendor != "any":
+        found = [t for t in found if t.vendor == m.entry.vendor] or found
+    return tuple(found)
 
 
 def diagnose(text: str, m: Match, targets: TargetSet) -> Diagnosis:

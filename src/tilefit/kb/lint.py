@@ -54,6 +54,20 @@ def _schema_problems(raw: Any, where: str) -> list[Problem]:
     ]
 
 
+# A plain (unquoted, unfolded) YAML text value with " #" in it: YAML drops the rest as a comment.
+_TRUNCATING_HASH = re.compile(
+    r"^\s*(?:-\s+)?(?:title|summary|root_cause|action|how|when|why)(?:_zh)?:\s+[^'\"|>\s][^#]*\s#"
+)
+
+
+def _comment_problems(text: str, where: str) -> list[Problem]:
+    return [
+        Problem(where, f"line {i}: ' #' starts a YAML comment and cuts this text; quote or fold it")
+        for i, line in enumerate(text.splitlines(), 1)
+        if _TRUNCATING_HASH.match(line)
+    ]
+
+
 def _load_all() -> tuple[list[Entry], list[Problem]]:
     entries, problems = [], []
     for entry_id, path in _walk(resources.files("tilefit") / "data" / "kb"):
@@ -64,6 +78,7 @@ def _load_all() -> tuple[list[Entry], list[Problem]]:
             problems.append(Problem(where, str(exc)))
             continue
         problems += _schema_problems(raw, where)
+        problems += _comment_problems(path.read_text(encoding="utf-8"), where)
         try:
             entries.append(entry_from_dict(raw, where, expected_id=entry_id))
         except KnowledgeBaseError as exc:
