@@ -146,7 +146,9 @@ def match(text: str, kb: KnowledgeBase, targets: TargetSet | None = None) -> lis
             entry=c.entry, start=c.start, end=c.end, text=_snippet(text, c.start, c.end),
             required=required, limit=limit, approximate=not (exact_r and exact_l),
         )
-    return list(found.values())
+    numbered = {e for (e, r, lim) in found if r is not None or lim is not None}
+    # A numberless mention of an error the log also states with numbers is the same error, summarised.
+    return [m for (e, r, lim), m in found.items() if r is not None or lim is not None or e not in numbered]
 
 
 def matches_pattern(entry: Entry, text: str) -> list[re.Match[str]]:

@@ -8,6 +8,15 @@ from tilefit.render.i18n import label
 from tilefit.units import format_bytes
 
 
+# Resources counted in units other than bytes (the JSON keeps its *_bytes key names for them).
+_COUNTS = {"threads": "threads", "registers": "registers", "tensor-memory": "columns", "host-threads": "threads"}
+
+
+def _amount(n: int, resource: str) -> str:
+    unit = _COUNTS.get(resource)
+    return f"{n} {unit}" if unit else format_bytes(n)
+
+
 def numbers_line(m: dict[str, Any], lang: str) -> str | None:
     """'needed 526336 B (514.00 KiB), allowed 232448 B (227.00 KiB): 2.26x over the limit'."""
     req, lim = m["required_bytes"], m["limit_bytes"]
@@ -15,9 +24,9 @@ def numbers_line(m: dict[str, Any], lang: str) -> str | None:
         return None
     parts = []
     if req is not None:
-        parts.append(f"{label(lang, 'needed')} {format_bytes(req)}")
+        parts.append(f"{label(lang, 'needed')} {_amount(req, m['resource'])}")
     if lim is not None:
-        parts.append(f"{label(lang, 'allowed')} {format_bytes(lim)}")
+        parts.append(f"{label(lang, 'allowed')} {_amount(lim, m['resource'])}")
     line = ", ".join(parts)
     if m["ratio"] is not None:
         key = "over" if m["ratio"] > 1 else "under"
