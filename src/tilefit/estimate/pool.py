@@ -87,7 +87,8 @@ def run_isolated(
     on_done: Callable[[int, R | Crash], None] | None = None,
 ) -> list[R | Crash]:
     """fn(task) for every task, in order; results of dead or timed-out workers are Crash values."""
-    results: list[R | Crash | None] = [None] * len(tasks)
+    not_run = Crash("not run")
+    results: list[R | Crash] = [not_run] * len(tasks)
     pending = list(range(len(tasks)))[::-1]
 
     def start() -> _Slot:
@@ -122,8 +123,11 @@ def run_isolated(
                         _, value = slot.receive()
                         finish(slot, value)
                         continue
-                    except (EOFError, OSError, pickle.UnpicklingError):
+                    except (EOFError, OSError):
                         finish(slot, Crash(_death(slot.process.wait(5))))
+                    except Exception as exc:  # a result the parent cannot unpickle
+                        slot.process.kill()
+                        finish(slot, Crash(f"unreadable result from the worker: {type(exc).__name__}: {exc}"))
                 elif time.monotonic() >= slot.deadline:
                     slot.process.kill()
                     finish(slot, Crash(f"the compiler ran past {timeout_s:g} s "
@@ -135,7 +139,7 @@ def run_isolated(
                     slots[i] = start()
     finally:
         _stop(slots)
-    return [r if r is not None else Crash("not run") for r in results]
+    return results
 
 
 def _death(code: int) -> str:
@@ -161,4 +165,7 @@ def _stop(slots: Sequence[_Slot]) -> None:
 
 
 if __name__ == "__main__":
-    _serve(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
+    # Serve through the package module so that Crash pickles as tilefit.estimate.pool.Crash.
+    from tilefit.estimate import pool as _pool
+
+    _pool._serve(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
