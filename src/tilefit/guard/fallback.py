@@ -24,7 +24,7 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tilefit.errors import InputError, TilefitWarning
+from tilefit.errors import TilefitWarning
 from tilefit.fit.core import fit
 from tilefit.fit.space import LAUNCH_KEYS, format_config
 from tilefit.guard.store import DecisionStore, stable_key
@@ -147,12 +147,21 @@ class GuardedKernel:
         usage = est.estimate(config, dev.target, "fast")
         if usage.bytes is not None and usage.bytes <= dev.max_shared and usage.fits is not False:
             return config
+        if self.space is None:
+            # No space given: the nearest config that fits (most stages, then the largest tiles), so the
+            # caller's tuning survives as far as the device allows.
+            candidates = self._candidates(config)
+            usages = est.estimate_many(candidates, [dev.target], mode="fast", progress=False)
+            for cand, u in zip(candidates, usages, strict=True):
+                if u.bytes is not None and u.bytes <= dev.max_shared and u.fits is not False:
+                    return cand
+            raise _none_fits(dev, candidates, usages)
         result = fit(self.fn, self._candidates(config), dev.target, args=list(args), estimator=est,
                      analytic=False, workers=1)
         for ranked in result.ranked:
             if ranked.usage.bytes is not None and ranked.usage.bytes <= dev.max_shared:
                 return {**config, **ranked.config}
-        raise InputError(f"no config fits the {dev.max_shared} B of {dev.name or dev.target}")
+        raise _none_fits(dev, [dict(r.config) for r in result.ranked], [r.usage for r in result.ranked])
 
     def _candidates(self, config: Mapping[str, Any]) -> list[dict[str, Any]]:
         """The user's space, else the config with fewer stages and (if tunable) halved tiles."""
@@ -162,7 +171,7 @@ class GuardedKernel:
         out = [{**config, "num_stages": s} for s in range(stages, 0, -1)]
         for key in self.tunable:
             size = int(config[key])
-            out += [{**c, key: size >> i} for c in list(out) for i in (1, 2, 3) if size >> i >= 16]
+            out += [{**c, key: size >> i} for i in (1, 2, 3) if size >> i >= 16 for c in list(out)]
         return out
 
     def _warn(self, dev: DeviceInfo, old: Mapping[str, Any], new: Mapping[str, Any], stored: bool) -> None:
@@ -178,6 +187,16 @@ class GuardedKernel:
             TilefitWarning,
             stacklevel=4,
         )
+
+
+def _none_fits(dev: DeviceInfo, configs: Sequence[Mapping[str, Any]], usages: Sequence[Any]) -> Exception:
+    from tilefit.fit.diagnose import no_config_fits
+    from tilefit.fit.report import Dropped
+
+    dropped = [Dropped(dict(c), "over-limit" if u.error is None else "compile-error", u.bytes, dev.max_shared,
+                       u.error or "") for c, u in zip(configs, usages, strict=True)]
+    return no_config_fits(target=dev.target, resource="shared memory", limit=dev.max_shared,
+                          configs=list(configs), dropped=dropped)
 
 
 def _device_index_fn() -> Callable[[], int]:

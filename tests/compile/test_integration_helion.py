@@ -1,0 +1,56 @@
+"""Helion's default config of the seed kernel (#470) is replaced by one that fits sm_90; CPU bind, no GPU."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("triton", reason="the compile tier needs triton")
+pytest.importorskip("helion", reason="the Helion integration needs helion (and torch)")
+
+from tilefit.errors import NoConfigFits, TilefitWarning
+from tilefit.integrations.helion import FitFilter, default_usage, fitting_config
+
+pytestmark = pytest.mark.compile
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "kernels"))
+import helion_geglu as seed  # noqa: E402
+
+LIMIT = 232448
+
+
+@pytest.fixture(scope="module")
+def small() -> tuple[Any, ...]:
+    return seed.make_args(**seed.SMALL)
+
+
+def test_default_config_does_not_fit_and_is_replaced(small: tuple[Any, ...]) -> None:
+    before = default_usage(seed.geglu_mlp, small, "sm_90")
+    assert before.fits is False and (before.bytes or 0) > LIMIT  # 266240 B with helion 1.5.1's [32, 32]
+    with pytest.warns(TilefitWarning, match="instead"):
+        chosen = fitting_config(seed.geglu_mlp, small, "sm_90")
+    bound = seed.geglu_mlp.bind(small)
+    assert dict(chosen) != dict(bound.config_spec.default_config())
+    after = FitFilter("sm_90").bind(bound, small)
+    assert after(chosen) is chosen
+    # FACTS.md: block_sizes [16, 16] with num_stages=3 is the issue's 526336 B; the filter drops it.
+    import helion
+
+    assert after(helion.Config(block_sizes=[16, 16], num_stages=3, num_warps=4)) is None
+    assert after.dropped[0][1].bytes == 526336
+
+
+def test_large_variant_cannot_fit_and_says_why_in_seconds() -> None:
+    args = seed.make_args(**seed.LARGE)
+    start = time.monotonic()
+    with pytest.raises(NoConfigFits) as info:
+        fitting_config(seed.geglu_mlp, args, "sm_90")
+    assert time.monotonic() - start < 60
+    msg = str(info.value)
+    assert "_RDIM_SIZE_1=16384" in msg and "11008" in msg
+    assert "64 KiB per row" in msg and "fix:" in msg
+    assert (info.value.smallest or 0) > LIMIT
