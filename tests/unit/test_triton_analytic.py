@@ -64,3 +64,8 @@ def test_parse_dots_reads_shapes_and_operand_origins() -> None:
     # truncf of a dot result is computed in registers, not loaded.
     assert dots[1].operands[0][2] == "register"
     assert dots[1].operands[1] == ((32, 64), 2, "pipelined")
+
+
+def test_a_single_warp_reduces_without_shared_memory() -> None:
+    softmax = AnalyticModel((), {"BLOCK_SIZE": 1024}, reduces=True)
+    assert softmax.shared_bytes({"BLOCK_SIZE": 1024, "num_warps": 1}, get_target("sm_90")) == 0

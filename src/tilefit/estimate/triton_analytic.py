@@ -93,8 +93,10 @@ class AnalyticModel:
             for op in (dot.a, dot.b):
                 count = {"pipelined": buffers if dot.in_loop else 1, "resident": 1}.get(op.kind, 0)
                 pipeline += count * op.size(config, self.probe)
-        # Cross-warp reduction scratch: one 32-bit slot per warp (reused by every tt.reduce).
-        scratch = 4 * int(config.get("num_warps", 4)) if self.reduces else 0
+        # Cross-warp reduction scratch: one 32-bit slot per warp (reused by every tt.reduce); none
+        # with a single warp, which reduces with shuffles alone.
+        warps = int(config.get("num_warps", 4))
+        scratch = 4 * warps if self.reduces and warps > 1 else 0
         return max(pipeline, scratch)
 
     @classmethod
