@@ -111,9 +111,19 @@ class HelionEstimator:
         usages = [_launch_usage(launch, target, mode) for launch in launches]
         failed = [u for u in usages if u.error is not None]
         worst = failed[0] if failed else max(usages, key=lambda u: u.bytes or 0)
+        constexprs = constexpr_args(launches[0])
+        held = math.prod(v for k, v in constexprs.items() if "RDIM" in k.upper())
         extra = {**worst.extra, "launches": len(launches), "kernel": _name(launches[0].kernel),
-                 "constexprs": constexpr_args(launches[0])}
+                 "constexprs": constexprs, "held_elements": held, "reduction_keys": self.reduction_keys()}
         return dataclasses.replace(worst, config=flat, extra=extra)
+
+    def reduction_keys(self) -> list[str]:
+        """Flat keys of block sizes that tile an inner loop (not a grid dimension): the K-like dims."""
+        spec = self.bound.config_spec
+        grid = set(getattr(spec, "grid_block_ids", []) or [])
+        if not grid:
+            return []
+        return [f"block_size_{i}" for i, b in enumerate(spec.block_sizes) if not set(b.block_ids) & grid]
 
     def estimate_many(
         self, configs: Sequence[Mapping[str, Any]], targets: Sequence[str], mode: Mode = "fast"

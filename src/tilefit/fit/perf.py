@@ -10,7 +10,10 @@ It orders configs; it does not predict seconds. Each factor is in (0, 1] except 
   shared_per_sm - shared_per_block_optin from the targets data), from registers when the compile reported
   them, and from the warp limit when the target has one.
 - latency hiding: 1 - exp(-warps in flight / 16), warps in flight = active warps x pipeline stages.
-- register pressure: min(1, 128 / accumulator elements per thread) (a thread has at most 255 registers).
+- register pressure: min(1, 128 / accumulator elements per thread) for a 2-D tile (a thread has at most
+  255 registers); min(1, 32 / elements per thread) for a 1-D (streaming) block, which also holds its
+  inputs and temporaries in registers.
+- tile utilisation: extent / (tiles x block) per dimension of `problem`; padding is wasted work.
 - waves: with the SM count and the number of programs, tiles / (waves x slots); partial last waves and
   under-filled GPUs lose.
 """
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tilefit.estimate.base import Usage
@@ -68,6 +71,7 @@ class Score:
     register_pressure: float
     waves: float
     programs: int | None
+    utilisation: float = 1.0
 
     def explain(self) -> str:
         """'score 41.2 = reuse 42.7 x amort 0.94 x hide 0.86 ...'."""
@@ -76,22 +80,23 @@ class Score:
             f"score {self.value:.3g} = reuse {self.reuse:.3g} x amortisation {self.amortisation:.2f}"
             f" x latency hiding {self.latency_hiding:.2f} ({self.blocks_per_sm} blocks/SM)"
             f" x register pressure {self.register_pressure:.2f} x waves {self.waves:.2f}{progs}"
+            + (f" x tile utilisation {self.utilisation:.2f}" if self.utilisation < 1.0 else "")
         )
 
 
-def _split_dims(config: Mapping[str, Any]) -> tuple[list[int], list[int]]:
-    """(output dims, reduction dims) among the tile sizes; a key ending in K is a reduction dim."""
+def _split_dims(config: Mapping[str, Any], reduction: Sequence[str] = ()) -> tuple[list[int], list[int]]:
+    """(output dims, reduction dims) among the tile sizes; a key ending in K (or named) is a reduction dim."""
     out: list[int] = []
     red: list[int] = []
     for key in block_keys(config):
         upper = key.upper().rstrip("_0123456789") or key.upper()
-        (red if upper.endswith("K") else out).append(int(config[key]))
+        (red if upper.endswith("K") or key in reduction else out).append(int(config[key]))
     return out, red
 
 
-def reuse(config: Mapping[str, Any]) -> float:
+def reuse(config: Mapping[str, Any], reduction: Sequence[str] = ()) -> float:
     """Output elements per loaded element: a*b/(a+b) for the two largest output dims, x k/(k+16)."""
-    out, red = _split_dims(config)
+    out, red = _split_dims(config, reduction)
     out.sort(reverse=True)
     base = out[0] * out[1] / (out[0] + out[1]) if len(out) >= 2 else 1.0
     k = math.prod(red) if red else 0
@@ -128,6 +133,16 @@ def programs(config: Mapping[str, Any], grid: Grid | None, problem: Mapping[str,
     return None
 
 
+def utilisation(config: Mapping[str, Any], problem: Mapping[str, int] | None) -> float:
+    """Useful fraction of the tiles: extent / (ceil(extent / block) x block) over the problem's dims."""
+    util = 1.0
+    for key, ext in (problem or {}).items():
+        if key in config and int(config[key]) > 0:
+            block = int(config[key])
+            util *= int(ext) / (-(-int(ext) // block) * block)
+    return util
+
+
 def wave_efficiency(n_programs: int | None, slots: int | None) -> float:
     """tiles / (waves x slots): 1.0 for full waves, less for a partial last wave or an idle GPU."""
     if not n_programs or not slots:
@@ -147,21 +162,28 @@ def score(
     """Score one config that fits (higher is better)."""
     warps = int(config.get("num_warps", 4))
     stages = int(config.get("num_stages", 1) or 1)
-    r = reuse(config)
+    extra = usage.extra if usage is not None else {}
+    reduction = [str(k) for k in extra.get("reduction_keys", ())]
+    # Elements each tile row keeps live beyond its tile sizes (a full-width dim Helion holds whole).
+    held = int(extra.get("held_elements", 1))
+    r = reuse(config, reduction)
     w = work(config)
     amort = w / (w + 1024)
     bps = blocks_per_sm(config, usage, device)
     hide = 1.0 - math.exp(-(bps * warps * max(stages, 1)) / 16.0)
-    out, _ = _split_dims(config)
-    acc_per_thread = math.prod(out) / (32 * warps) if len(out) >= 2 else 1.0
-    pressure = min(1.0, 128.0 / max(acc_per_thread, 1.0))
+    out, _ = _split_dims(config, reduction)
+    if len(out) >= 2 or held > 1:
+        pressure = min(1.0, 128.0 / max(math.prod(out) * held / (32 * warps), 1.0))
+    else:
+        pressure = min(1.0, 32.0 / max(w / (32 * warps), 1.0))
     spills = usage.spills if usage and usage.spills else 0
     pressure /= 1.0 + spills / 16.0
     n_prog = programs(config, grid, problem)
     slots = device.sm_count * bps if device.sm_count else None
     waves = wave_efficiency(n_prog, slots)
-    value = r * amort * hide * pressure * waves
-    return Score(value, r, amort, bps, hide, pressure, waves, n_prog)
+    util = utilisation(config, problem)
+    value = r * amort * hide * pressure * waves * util
+    return Score(value, r, amort, bps, hide, pressure, waves, n_prog, util)
 
 
 def launch_options(config: Mapping[str, Any]) -> dict[str, Any]:

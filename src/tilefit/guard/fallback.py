@@ -250,9 +250,10 @@ class GuardedHelion:
             if self.settings.use_cache:
                 store.put(dev.key if dev else target, skey, {"config": flat_config(chosen)})
         if flat_config(chosen) != flat_config(implicit):
+            again = "; loaded from an earlier run" if stored is not None else ""
             warnings.warn(
                 f"tilefit: {_helion_name(bound)}: config {format_config(flat_config(implicit))} does not fit "
-                f"on {target}; using {format_config(flat_config(chosen))} instead",
+                f"on {target}; using {format_config(flat_config(chosen))} instead{again}",
                 TilefitWarning, stacklevel=3,
             )
         bound.set_config(chosen)
