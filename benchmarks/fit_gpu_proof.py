@@ -184,7 +184,7 @@ def child(kernel: str, variant: str) -> dict[str, Any]:
     if variant in ("stock", "prune"):
         from tilefit.integrations.triton_autotune import early_config_prune
 
-        configs = [triton.Config(*_split(c)) for c in case["space"]]
+        configs = [triton.Config(_split(c)[0], **_split(c)[1]) for c in case["space"]]
         prune = {"early_config_prune": early_config_prune} if variant == "prune" else None
         tuned = triton.autotune(configs=configs, key=case["key"], prune_configs_by=prune)(fn)
         t = time.perf_counter()
