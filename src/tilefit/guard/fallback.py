@@ -67,7 +67,7 @@ def current_device() -> DeviceInfo:
     return DeviceInfo(index, target, name, int(props["max_shared_mem"]))
 
 
-def _arg_spec(a: Any) -> Any:
+def arg_spec(a: Any) -> Any:
     """What of an argument changes Triton's specialisation (and so the shared memory)."""
     if isinstance(a, int):
         return (a == 1, a % 16 == 0)
@@ -109,7 +109,7 @@ class GuardedKernel:
 
     def run(self, grid: Any, *args: Any, **kwargs: Any) -> Any:
         """Launch with the decided config: a dictionary lookup after the first launch of a key."""
-        key = (self._device_index(), tuple(kwargs.items()), tuple(map(_arg_spec, args)))
+        key = (self._device_index(), tuple(kwargs.items()), tuple(map(arg_spec, args)))
         chosen = self.decisions.get(key)
         if chosen is None:
             chosen = self.decisions[key] = self._decide(key[0], args, kwargs)
@@ -124,7 +124,7 @@ class GuardedKernel:
     def _decide(self, index: int, args: Sequence[Any], kwargs: Mapping[str, Any]) -> dict[str, Any]:
         dev = self._device(index)
         config = {**{k: v for k, v in _DEFAULTS.items() if k not in kwargs}, **self._config_of(kwargs)}
-        skey = stable_key({"config": config, "args": [repr(_arg_spec(a)) for a in args]})
+        skey = stable_key({"config": config, "args": [repr(arg_spec(a)) for a in args]})
         stored = self.store.get(dev.key, skey) if self.store else None
         if stored is not None:
             new = dict(stored["config"])
@@ -241,7 +241,7 @@ class GuardedHelion:
         dev = current_device() if self.target == "auto" else None
         target = dev.target if dev else self.target
         store = DecisionStore(self.settings.cache_dir, stable_key(_helion_id(bound)), _helion_name(bound))
-        skey = stable_key({"config": flat_config(implicit), "args": [repr(_arg_spec(a)) for a in args]})
+        skey = stable_key({"config": flat_config(implicit), "args": [repr(arg_spec(a)) for a in args]})
         stored = store.get(dev.key if dev else target, skey) if self.settings.use_cache else None
         if stored is not None:
             chosen = to_helion(bound, stored["config"])
