@@ -39,8 +39,10 @@ def _serve(memory_mb: int) -> None:
     if memory_mb > 0:
         import resource
 
+        # RLIMIT_DATA (heap and private writable mappings), not RLIMIT_AS: CUDA and torch reserve
+        # far more address space than they use, and a kernel's module may import them.
         limit = memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # whatever the kernel's module prints must not corrupt the protocol
     inp = sys.stdin.buffer

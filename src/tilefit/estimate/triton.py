@@ -13,13 +13,9 @@ the exact `metadata.shared` of a launch; `full` compiles to cubin/hsaco and adds
 from __future__ import annotations
 
 import dataclasses
-import importlib
-import importlib.util
-import inspect
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from tilefit.errors import CompileError, DoesNotFit, InputError, MissingExtraError, TilefitError
@@ -27,10 +23,14 @@ from tilefit.estimate.base import Mode, Usage
 from tilefit.estimate.cache import DiskCache, cache_key
 from tilefit.estimate.pool import run_isolated
 from tilefit.estimate.triton_args import Arg, arg_from_value, parse_signature
+from tilefit.estimate.triton_kernel import KernelRef, kernel_ref, load_module_file, unwrap_kernel
 from tilefit.settings import Settings
 from tilefit.targets import Target, load_targets
 
-__all__ = ["Arg", "TritonEstimator", "estimate", "estimate_many", "resolve_target"]
+__all__ = [
+    "Arg", "TritonEstimator", "estimate", "estimate_many", "load_module_file", "resolve_target",
+    "unwrap_kernel",
+]
 
 # Triton's default when a kernel's tensor memory has no per-target limit (CompiledKernel._init_handles).
 _TMEM_COLUMNS = 512
@@ -43,19 +43,6 @@ def _triton() -> Any:
     except ImportError as exc:
         raise MissingExtraError("triton", "triton") from exc
     return triton
-
-
-def unwrap_kernel(kernel: Any) -> Any:
-    """The JITFunction inside a triton.autotune / triton.heuristics wrapper."""
-    _triton()
-    from triton.runtime.jit import JITFunction
-
-    seen = 0
-    while not isinstance(kernel, JITFunction):
-        if not hasattr(kernel, "fn") or seen > 8:
-            raise InputError(f"{kernel!r} is not a @triton.jit function")
-        kernel, seen = kernel.fn, seen + 1
-    return kernel
 
 
 def resolve_target(name: str | Target) -> Target:
@@ -94,60 +81,6 @@ def normalise_config(config: Any) -> dict[str, Any]:
 
 
 @dataclasses.dataclass(frozen=True)
-class KernelRef:
-    """Where a worker process finds the kernel again: module name or file, and qualified name."""
-
-    module: str
-    qualname: str
-    path: str | None
-
-    def load(self) -> Any:
-        if self.module not in ("__main__", "__mp_main__") and not self.module.startswith("tilefit_kernel_"):
-            try:
-                return _attr(importlib.import_module(self.module), self.qualname)
-            except ImportError:
-                if self.path is None:
-                    raise
-        return _attr(load_module_file(self.path or ""), self.qualname)
-
-
-def _attr(obj: Any, qualname: str) -> Any:
-    for part in qualname.split("."):
-        obj = getattr(obj, part)
-    return unwrap_kernel(obj)
-
-
-def load_module_file(path: str) -> Any:
-    """Import a Python file by path (the CLI's file.py:kernel), once per process."""
-    resolved = Path(path).resolve()
-    name = f"tilefit_kernel_{abs(hash(str(resolved))):x}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, resolved)
-    if spec is None or spec.loader is None:
-        raise InputError(f"cannot import {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except FileNotFoundError as exc:
-        del sys.modules[name]
-        raise InputError(f"{path}: no such file") from exc
-    return module
-
-
-def _kernel_ref(kernel: Any) -> KernelRef | None:
-    fn = kernel.fn
-    if "<locals>" in fn.__qualname__:
-        return None
-    try:
-        path: str | None = inspect.getsourcefile(fn)
-    except TypeError:
-        path = None
-    return KernelRef(fn.__module__, fn.__qualname__, path)
-
-
-@dataclasses.dataclass(frozen=True)
 class _Task:
     ref: KernelRef | None
     args: Mapping[str, ArgValue]
@@ -172,7 +105,7 @@ class TritonEstimator:
         self.settings = settings or Settings.from_env()
         self.args: dict[str, ArgValue] = {**_bind_args(self.kernel, args), **parse_signature(signature or {})}
         self.cache = DiskCache(self.settings.cache_dir / "triton") if cache and self.settings.use_cache else None
-        self._ref = _kernel_ref(self.kernel)
+        self._ref = kernel_ref(self.kernel)
         self._analytic: Any = None
 
     def estimate(self, config: Mapping[str, Any], target: str | Target = "auto", mode: Mode = "fast") -> Usage:
