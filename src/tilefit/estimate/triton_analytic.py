@@ -6,11 +6,16 @@ its loaded operands are pipelined over num_stages buffers) and whether each oper
 Re-lowering with one constexpr doubled at a time tells which constexprs each dimension scales with.
 After that, a config costs a few multiplications (about a million configs per second).
 
-Per target family (observed in Triton 3.6/3.9 `fast` results; the compile tests bound the error):
-  Hopper (sm_90), Blackwell datacenter (sm_100+, not sm_120): stages x (A + B) for pipelined loads.
-  Ampere/Ada/consumer Blackwell (sm_8x, sm_120), AMD: (stages - 1) x (A + B), at least one buffer.
-Operands not loaded in the loop add one buffer each. Layout-conversion and reduction scratch is not
-modelled (it often overlaps the pipeline buffers); use `fast` for the exact number.
+Per target family (what Triton's pipeliner does with pointer loads, read off `fast` results):
+  Hopper (sm_90), Blackwell datacenter (sm_100/103): num_stages x (A + B) for operands loaded in a loop.
+  Ampere/Ada (sm_8x), consumer Blackwell (sm_120), AMD: (num_stages - 1) x (A + B), at least one buffer.
+An operand loaded once (attention's Q) adds one buffer; one computed in registers (P) adds none; a
+tt.reduce adds one 32-bit word per warp. Epilogue and layout-conversion scratch are not modelled.
+
+Measured against `fast` (BENCHMARKS.md, pinned by tests/compile): exact on sm_90 and within 0.1% on
+sm_100; a lower bound at most 25% low on sm_8x (so "analytic > limit" never prunes a config that fits);
+exact for matmul on AMD but not for attention (AMD's pipeliner buffers K/V its own way). Use `fast`
+for decisions; analytic is for pruning 10^5 configs a second.
 """
 
 from __future__ import annotations
