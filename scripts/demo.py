@@ -38,9 +38,9 @@ def main() -> int:
     if importlib.util.find_spec("triton") and (ROOT / "examples" / "kernels" / "matmul.py").exists():
         print("\n== estimate a real Triton matmul for H100, RTX 4090 and MI300X, with no GPU ==")
         tilefit(
-            "estimate", "examples/kernels/matmul.py:matmul_kernel", "--target", "sm_90,sm_89,gfx942",
-            "--config", "BLOCK_M=128", "--config", "BLOCK_N=128,256", "--config", "BLOCK_K=64",
-            "--config", "num_stages=2,4",
+            "estimate", "examples/kernels/matmul.py:matmul_kernel", "--spec", "examples/kernels/matmul.yaml",
+            "--target", "sm_90,sm_89,gfx942", "--config", "BLOCK_M=128", "--config", "BLOCK_N=128,256",
+            "--config", "BLOCK_K=64", "--config", "num_stages=2,4", "--config", "num_warps=8",
         )
     return 0
 
