@@ -17,7 +17,7 @@ def tilefit(*args: str) -> int:
 
 
 def summary() -> None:
-    from tilefit.explain import explain
+    from tilefit.diagnosis import explain
 
     print("== tilefit explain: one line per bundled real log (examples/logs) ==")
     for log in LOGS:

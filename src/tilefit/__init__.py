@@ -17,16 +17,51 @@ from tilefit.errors import (
 
 __version__ = "0.1.0"
 
+# Public names that live in heavier modules, imported on first use so `import tilefit` stays instant.
+_LAZY = {
+    "explain": "tilefit.diagnosis",
+    "Explanation": "tilefit.diagnosis",
+    "Diagnosis": "tilefit.diagnosis",
+    "Usage": "tilefit.estimate.base",
+    "Target": "tilefit.targets",
+    "get_target": "tilefit.targets",
+    "load_targets": "tilefit.targets",
+    "KnowledgeBase": "tilefit.kb.repository",
+    "load_kb": "tilefit.kb.repository",
+    "Settings": "tilefit.settings",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tilefit' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 __all__ = [
     "CompileError",
+    "Diagnosis",
     "DoesNotFit",
+    "Explanation",
     "InputError",
+    "KnowledgeBase",
     "KnowledgeBaseError",
     "MissingExtraError",
     "NoConfigFits",
+    "Settings",
     "SettingsError",
+    "Target",
     "TilefitError",
     "TilefitWarning",
     "UnknownTargetError",
+    "Usage",
     "__version__",
+    "explain",
+    "get_target",
+    "load_kb",
+    "load_targets",
 ]

@@ -10,7 +10,7 @@ import pytest
 
 import tilefit
 from tilefit.errors import DoesNotFit, InputError, NoConfigFits
-from tilefit.explain import explain
+from tilefit.diagnosis import explain
 
 SEED_LINE = (
     "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 526336, "

@@ -11,10 +11,16 @@ def test_all_names_exist() -> None:
         assert hasattr(tilefit, name), name
 
 
+def test_explain_is_callable_from_the_top_level() -> None:
+    result = tilefit.explain("out of resource: shared memory, Required: 98304, Hardware limit: 65536")
+    assert result.diagnoses[0].match.limit == 65536
+
+
 def test_core_does_not_import_heavy_backends() -> None:
     code = (
-        "import sys, tilefit; from tilefit.explain import explain; from tilefit.cli import build_parser; "
+        "import sys, tilefit; from tilefit.diagnosis import explain; from tilefit.cli import build_parser; "
         "build_parser(); explain('out of resource: shared memory, Required: 2, Hardware limit: 1'); "
+        "explain('E1001: CompileTimeScopedVmemOom\\nx, 33.56M vs 32.00M limit'); "
         "print(sorted(m for m in ('torch', 'triton', 'jax', 'helion') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

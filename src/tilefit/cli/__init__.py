@@ -26,7 +26,7 @@ def _read_source(path: str | None, limit: int) -> bytes:
 
 
 def _explain(args: argparse.Namespace) -> int:
-    from tilefit.explain import explain
+    from tilefit.diagnosis import explain
     from tilefit.settings import Settings
 
     settings = Settings.from_env()
@@ -82,7 +82,7 @@ def _kb_show(kb: object, entry_id: str, lang: str) -> int:
         e = kb.get(entry_id)
     except KeyError:
         raise TilefitError(f"no entry {entry_id!r}; see `tilefit kb list`") from None
-    from tilefit.explain import diagnose
+    from tilefit.diagnosis import diagnose
     from tilefit.match.matcher import match
     from tilefit.targets import load_targets
 
@@ -91,7 +91,7 @@ def _kb_show(kb: object, entry_id: str, lang: str) -> int:
     found = [m for m in match(example, kb) if m.entry.id == e.id]
     if not found:
         raise TilefitError(f"{entry_id}: its first example does not match it; run `tilefit kb lint`")
-    from tilefit.explain import Explanation
+    from tilefit.diagnosis import Explanation
 
     view = Explanation((diagnose(example, found[0], load_targets()),)).render("text", lang)
     print(view, end="")

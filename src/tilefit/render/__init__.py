@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from tilefit.errors import InputError
 
 if TYPE_CHECKING:
-    from tilefit.explain import Explanation
+    from tilefit.diagnosis import Explanation
 
 FORMATS = ("text", "markdown", "json", "html")
 LANGS = ("en", "zh")

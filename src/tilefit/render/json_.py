@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from tilefit.explain.advice import Advice
+from tilefit.diagnosis.advice import Advice
 from tilefit.kb.model import Measurement
 
 if TYPE_CHECKING:
-    from tilefit.explain import Diagnosis, Explanation
+    from tilefit.diagnosis import Diagnosis, Explanation
 
 
 def _measured(m: Measurement | None) -> dict[str, Any] | None:

@@ -7,8 +7,8 @@ import traceback
 from collections.abc import Mapping
 from typing import Any
 
+from tilefit.diagnosis.advice import Advice, Facts, advise
 from tilefit.errors import InputError
-from tilefit.explain.advice import Advice, Facts, advise
 from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase, load_kb
 from tilefit.match.extract import context_rules, decode_input
