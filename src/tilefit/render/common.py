@@ -7,7 +7,6 @@ from typing import Any
 from tilefit.render.i18n import label
 from tilefit.units import format_bytes
 
-
 # Resources counted in units other than bytes (the JSON keeps its *_bytes key names for them).
 _COUNTS = {"threads": "threads", "registers": "registers", "tensor-memory": "columns", "host-threads": "threads"}
 
