@@ -154,6 +154,9 @@ class PallasEstimator:
             return _failed(tgt, config, mode, m.error, start)
         extra = _extra(m.bytes or 0, limit, physical, call)
         extra.update(compiles=m.compiles, over_physical=m.over_physical)
+        if m.over_physical:
+            # libtpu stops at the first allocation past physical VMEM: its size is a lower bound
+            extra["bytes_is_lower_bound"] = True
         if m.physical_reported is not None:
             extra["physical_reported"] = m.physical_reported
         return Usage(
