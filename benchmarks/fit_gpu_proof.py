@@ -235,20 +235,27 @@ def run_child(kernel: str, variant: str) -> dict[str, Any]:
     return out
 
 
-def rebench(kernel: str, configs: dict[str, dict[str, Any]]) -> dict[str, float]:
-    """Time the winners side by side in one process (min of two rounds of do_bench)."""
+def rebench(kernel: str, configs: dict[str, dict[str, Any]], rounds: int = 5) -> dict[str, float]:
+    """Time the winners side by side in one process: interleaved rounds of do_bench, min per config.
+
+    Identical configs are timed once (labels share the number), so clock drift cannot split them.
+    """
     import triton.testing
 
     case = kernel_case(kernel)
     fn, args, grid = case["kernel"], case["args"], case["grid"]
-    ms: dict[str, float] = {}
-    for _ in range(2):
-        for label, cfg in configs.items():
+    unique: dict[str, dict[str, Any]] = {}
+    for cfg in configs.values():
+        unique.setdefault(json.dumps(cfg, sort_keys=True), cfg)
+    best: dict[str, float] = {}
+    for r in range(rounds):
+        order = list(unique.items())
+        for key, cfg in order if r % 2 == 0 else order[::-1]:
             call: Callable[[], Any] = lambda cfg=cfg: fn[grid](*args, **cfg)  # noqa: E731
             call()
             t = float(triton.testing.do_bench(call, warmup=25, rep=100))
-            ms[label] = min(ms.get(label, float("inf")), t)
-    return ms
+            best[key] = min(best.get(key, float("inf")), t)
+    return {label: best[json.dumps(cfg, sort_keys=True)] for label, cfg in configs.items()}
 
 
 def part_bc(kernels: list[str]) -> dict[str, Any]:

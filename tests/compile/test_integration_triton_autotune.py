@@ -61,8 +61,9 @@ def autotuner(matmul: Any, prune: Any, space: list[Any]) -> Any:
 def test_prune_drops_exactly_the_oversized_configs(matmul: Any) -> None:
     space = configs()
     tuner = autotuner(matmul, make_prune(target="sm_90"), space)  # the kernel is found on the stack
+    # Triton 3.6 hands the launcher's own options (grid, warmup) to the prune with the call kwargs.
     with pytest.warns(TilefitWarning, match="cannot run on sm_90"):
-        kept = tuner.prune_configs({})
+        kept = tuner.prune_configs({"grid": lambda meta: (1,), "warmup": False})
     expected = [c for c, shape in zip(space, SHAPES, strict=True) if sm90_bytes(*shape) <= 232448]
     assert kept == expected
     assert 0 < len(kept) < len(space)

@@ -41,7 +41,10 @@ def fitting_configs(
     stored = store.get(tname, key) if store else None
     if stored is not None:
         return [configs[i] for i in stored["keep"]]
-    args = {**named_args, **{k: v for k, v in call_kwargs.items() if k not in constexprs}}
+    # call_kwargs also carries the launcher's own options (grid, warmup, ...): keep kernel arguments only.
+    runtime = {p.name for p in fn.params if not p.is_constexpr}
+    args = {**{k: v for k, v in named_args.items() if k in runtime},
+            **{k: v for k, v in call_kwargs.items() if k in runtime}}
     usages = TritonEstimator(fn, args=args).estimate_many(flat, [tname], mode="fast", progress=False)
     keep: list[int] = []
     dropped: list[Dropped] = []
