@@ -167,3 +167,22 @@ def test_no_config_fits_when_everything_fails_to_compile() -> None:
     with pytest.raises(NoConfigFits) as info:
         fit(None, SPACE, "sm_90", estimator=est, analytic=False)
     assert "failed to compile" in str(info.value) and "PTXASError: boom" in str(info.value)
+
+
+def test_an_over_estimating_model_is_caught_and_the_analytic_prune_undone() -> None:
+    # The model doubles every size: it would prune configs that fit; one exact probe exposes it.
+    est = TableEstimator(matmul_bytes, analytic_scale=2.0)
+    result = fit(None, SPACE, "sm_90", estimator=est)
+    assert not result.dropped_by("analytic")
+    assert len(result.ranked) == sum(matmul_bytes(c) <= LIMIT_90 for c in expand(SPACE))
+
+
+def test_tile_utilisation_and_streaming_register_pressure() -> None:
+    dev = DeviceModel.from_target(get_target("sm_90"))
+    row = {"BLOCK_SIZE": 16384, "num_warps": 16}
+    u = Usage("sm_90", "shared-memory", 512, LIMIT_90, "fast", row, True)
+    exact = score(row, u, dev, problem={"BLOCK_SIZE": 16384})
+    padded = score({**row, "BLOCK_SIZE": 32768}, u, dev, problem={"BLOCK_SIZE": 16384})
+    assert exact.utilisation == 1.0 and padded.utilisation == 0.5 and exact.value > padded.value
+    few_warps = score({**row, "num_warps": 2}, u, dev, problem={"BLOCK_SIZE": 16384})
+    assert few_warps.register_pressure < exact.register_pressure  # 256 elements per thread vs 32

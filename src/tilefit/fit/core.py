@@ -114,13 +114,25 @@ def estimate_all(
 def _prune_analytic(
     est: Estimator, configs: list[Config], target: str, margin: float, dropped: list[Dropped]
 ) -> list[Config]:
-    """Drop configs whose model bytes exceed limit x (1 + margin); keep any the model cannot size."""
-    keep = []
+    """Drop configs whose model bytes exceed limit x (1 + margin); keep any the model cannot size.
+
+    The model is checked once against the compiler: the pruned config with the fewest model bytes is
+    compiled exactly, and if it fits after all (the model over-estimates this kernel on this target), the
+    analytic prune is undone and every config goes to the exact pass.
+    """
+    keep: list[Config] = []
+    pruned: list[Dropped] = []
     for cfg, u in zip(configs, estimate_all(est, configs, target, "analytic"), strict=True):
         if u.error is None and u.bytes is not None and u.limit and u.bytes > u.limit * (1.0 + margin):
-            dropped.append(Dropped(cfg, "analytic", u.bytes, u.limit, f"model, margin {margin:.0%}"))
+            pruned.append(Dropped(cfg, "analytic", u.bytes, u.limit, f"model, margin {margin:.0%}"))
         else:
             keep.append(cfg)
+    if pruned:
+        probe = min(pruned, key=lambda d: d.bytes or 0)
+        exact = est.estimate(probe.config, target, "fast")
+        if exact.fits:
+            return configs
+    dropped.extend(pruned)
     return keep
 
 
