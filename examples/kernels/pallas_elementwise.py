@@ -1,6 +1,7 @@
 """Elementwise Pallas TPU kernel (x * sigmoid(x) + y, f32): `tilefit estimate pallas_elementwise.py:kernel`.
 
-Config: block_rows, block_cols; params: rows, cols, dtype, buffers (pl.Buffered count for the inputs).
+Config: block_rows, block_cols; params: rows, cols, dtype, buffers (pl.Buffered count for the inputs:
+1 or 2; jax 0.10.2's Mosaic lowering rejects 3 with "Only single (1) and double (2) buffering").
 """
 
 from __future__ import annotations
