@@ -140,7 +140,8 @@ class Population:
     score: Callable[[Usage], float]
 
     def failing(self) -> list[Usage]:
-        return [u for u in self.usages if u.fits is False]
+        """Configs over the memory limit (not those failing on threads or for other reasons)."""
+        return [u for u in self.usages if u.fits is False and u.bytes is not None and u.limit and u.bytes > u.limit]
 
     def best_score(self) -> float:
         return max((self.score(u) for u in self.usages if u.fits), default=0.0)
