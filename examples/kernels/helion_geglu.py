@@ -58,7 +58,7 @@ geglu_mlp = make_kernel()
 
 
 def make_args(
-    T: int, H: int, I: int, device: str = "cpu", seed: int = 0  # noqa: E741, N803
+    T: int, H: int, I: int, device: str = "cpu", seed: int = 0  # noqa: E741
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     """x [T, H], gate_proj [H, I], up_proj [H, I], down_proj [I, H], fp32, scaled to keep tanh sane."""
     g = torch.Generator().manual_seed(seed)

@@ -1,0 +1,1 @@
+"""Drop-in hooks for other tools (triton.autotune, Helion); nothing in tilefit imports these."""
