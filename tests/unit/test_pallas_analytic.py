@@ -127,3 +127,19 @@ def test_bad_block_shape_is_a_result_not_an_abort() -> None:
     )
     assert rows[0].fits is None and "second-last block dim 100" in (rows[0].error or "")
     assert rows[1].fits is True and rows[1].error is None
+
+
+def test_fit_without_raising_names_the_consumer_and_the_limit_to_pass() -> None:
+    pytest.importorskip("jax")
+    from tilefit.errors import NoConfigFits
+    from tilefit.fit.pallas import fit
+
+    k = load_kernel(f"{KERNELS / 'pallas_elementwise.py'}:kernel")
+    k = dataclasses.replace(k, space={"block_rows": [1024], "block_cols": [2048]}, params={"rows": 4096})
+    with pytest.raises(NoConfigFits) as info:
+        fit(k, "v5e", mode="analytic", allow_raise=False)
+    err = info.value
+    assert err.limit == 16 * MIB and err.smallest is not None and err.smallest > 48 * MIB
+    assert "input 0 f32[1024,2048] x2" in err.consumer and "vmem_limit_bytes=" in err.fix
+    chosen = fit(k, "v5e", mode="analytic")
+    assert chosen.vmem_limit_bytes is not None and chosen.vmem_limit_bytes >= err.smallest

@@ -102,7 +102,9 @@ def fit(
             break
         elif allow_raise and raised is None and not u.extra.get("over_physical") and _fits_physical(u):
             raised = u
-    return _decide(tgt, raised, within, considered, rejected, len(ranked))
+    if raised is None and within is None:
+        raise _no_fit(tgt, considered, rejected, len(ranked), allow_raise)
+    return _decide(tgt, raised, within, considered, rejected)
 
 
 def rank(kernel: PallasKernel, est: PallasEstimator) -> tuple[list[dict[str, int]], dict[str, str]]:
@@ -129,7 +131,7 @@ def _fits_physical(u: Usage) -> bool:
 
 def _decide(
     tgt: Target, raised: Usage | None, within: Usage | None, considered: list[Usage],
-    rejected: dict[str, str], tried: int,
+    rejected: dict[str, str],
 ) -> PallasFit:
     done = tuple(considered)
     if raised is not None:
@@ -146,21 +148,29 @@ def _decide(
         why = (f"{_cfg(within.config)} needs {format_short(within.bytes)} of the "
                f"{format_short(within.limit)} scoped limit")
         return PallasFit(tgt.name, within.config, within, None, why, within, done, rejected)
-    raise _no_fit(tgt, considered, rejected, tried)
+    raise AssertionError("fit() checks that a config was found")
 
 
-def _no_fit(tgt: Target, considered: list[Usage], rejected: Mapping[str, str], tried: int) -> NoConfigFits:
+def _no_fit(
+    tgt: Target, considered: list[Usage], rejected: Mapping[str, str], tried: int, raise_ok: bool
+) -> NoConfigFits:
+    """Physical VMEM bounds the search when raising the limit is allowed, the scoped limit otherwise."""
     physical = tgt.limit("vmem_physical") or 0
+    bound = physical
+    if not raise_ok:
+        bound = next((u.limit for u in considered if u.limit), tgt.limit("vmem_scoped_default") or physical)
     sized = [u for u in considered if u.bytes is not None]
     if not sized:
         why = next(iter(rejected.values()), "no config could be built")
-        return NoConfigFits(tgt.name, RESOURCE, physical, None, consumer=f"every config failed: {why}",
+        return NoConfigFits(tgt.name, RESOURCE, bound, None, consumer=f"every config failed: {why}",
                             fix="fix the kernel error above", tried=tried)
     small = min(sized, key=lambda u: u.bytes or 0)
     buffers = small.extra.get("buffers") or []
     consumer = f"{_cfg(small.config)}: " + ", ".join(str(b) for b in buffers)
     fix = "add smaller block sizes to the space, or pl.Buffered(1) for blocks that do not change per step"
-    return NoConfigFits(tgt.name, RESOURCE, physical, small.bytes, consumer=consumer, fix=fix, tried=tried)
+    if not raise_ok and small.bytes is not None and small.bytes <= physical:
+        fix = f"pass pltpu.CompilerParams(vmem_limit_bytes={headroom_limit(small.bytes, physical)}), or " + fix
+    return NoConfigFits(tgt.name, RESOURCE, bound, small.bytes, consumer=consumer, fix=fix, tried=tried)
 
 
 def _cfg(config: Mapping[str, Any]) -> str:
