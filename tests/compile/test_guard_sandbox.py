@@ -76,14 +76,14 @@ def test_timeout_kills_grandchildren() -> None:
     # A job that starts a long-running grandchild (as triton starts ptxas) and then hangs.
     box = Sandbox(memory_mb=0, timeout_s=2)
     marker = os.getpid()
-    outcome = box.run(Job("test_guard_sandbox:spawn_and_hang", marker))
+    outcome = box.run(Job(f"{__name__}:spawn_and_hang", marker))
     assert outcome.status == "timeout"
     time.sleep(0.5)
     assert not _processes_with(f"tilefit-sandbox-grandchild-{marker}")
 
 
 def test_job_exception_is_an_error_outcome() -> None:
-    outcome = Sandbox(memory_mb=0, timeout_s=30).run(Job("test_guard_sandbox:fail", "boom"))
+    outcome = Sandbox(memory_mb=0, timeout_s=30).run(Job(f"{__name__}:fail", "boom"))
     assert outcome.status == "error" and "ValueError: boom" in outcome.message
     with pytest.raises(CompileError):
         outcome.raise_for_status()
@@ -103,7 +103,7 @@ def _processes_with(text: str) -> list[int]:
     return found
 
 
-# Jobs for the sandbox children (imported by module name: pytest puts this folder on sys.path).
+# Jobs for the sandbox children, imported by this module's name (the child inherits sys.path).
 def spawn_and_hang(marker: int) -> None:
     import subprocess
     import sys
