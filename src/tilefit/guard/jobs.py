@@ -18,6 +18,7 @@ from typing import Any
 
 from tilefit.errors import InputError
 from tilefit.estimate.base import Mode, Usage
+from tilefit.estimate.triton_kernel import KernelRef
 
 
 @dataclasses.dataclass(frozen=True)
@@ -28,49 +29,14 @@ class Job:
     payload: Any
 
 
-@dataclasses.dataclass(frozen=True)
-class KernelRef:
-    """How a child imports the kernel again: a module name or a file, and the qualified name."""
+def kernel_ref_of(kernel: Any) -> KernelRef:
+    """Where a child finds a @triton.jit kernel (or a wrapper of one) again; it must be module-level."""
+    from tilefit.estimate.triton_kernel import kernel_ref, unwrap_kernel
 
-    module: str
-    qualname: str
-    path: str | None
-
-    @classmethod
-    def of(cls, kernel: Any) -> KernelRef:
-        """The reference of a @triton.jit function (or a wrapper with `.fn`) defined at module level."""
-        fn = kernel
-        while hasattr(fn, "fn"):
-            fn = fn.fn
-        qualname = getattr(fn, "__qualname__", "")
-        if not qualname or "<locals>" in qualname:
-            raise InputError(f"{kernel!r} is not defined at module level; the sandbox must import it")
-        import inspect
-
-        try:
-            path: str | None = inspect.getsourcefile(fn)
-        except TypeError:
-            path = None
-        return cls(fn.__module__, qualname, path)
-
-    def load(self) -> Any:
-        """Import the kernel in this process (the JITFunction itself, wrappers removed)."""
-        from tilefit.estimate.triton import load_module_file, unwrap_kernel
-
-        if self.module not in ("__main__", "__mp_main__"):
-            try:
-                import importlib
-
-                obj: Any = importlib.import_module(self.module)
-            except ImportError:
-                if self.path is None:
-                    raise
-                obj = load_module_file(self.path)
-        else:
-            obj = load_module_file(self.path or "")
-        for part in self.qualname.split("."):
-            obj = getattr(obj, part)
-        return unwrap_kernel(obj)
+    ref = kernel_ref(unwrap_kernel(kernel))
+    if ref is None:
+        raise InputError(f"{kernel!r} is not defined at module level; the sandbox must import it")
+    return ref
 
 
 @dataclasses.dataclass(frozen=True)

@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 from tilefit.errors import CompileError, DoesNotFit
 from tilefit.estimate.base import Mode, Usage
-from tilefit.guard.jobs import EstimatePayload, Job, KernelRef, portable_args
+from tilefit.guard.jobs import EstimatePayload, Job, kernel_ref_of, portable_args
 from tilefit.settings import Settings
 
 Status = Literal["ok", "error", "out-of-memory", "timeout", "crashed"]
@@ -114,7 +114,7 @@ class Sandbox:
         workers: int = 1,
     ) -> list[Usage]:
         """Usages of many configs, each in its own child."""
-        ref = KernelRef.of(kernel)
+        ref = kernel_ref_of(kernel)
         bound = portable_args(kernel, args, signature)
         jobs = [
             Job("tilefit.guard.jobs:estimate_job", EstimatePayload(ref, bound, dict(c), target, mode))
