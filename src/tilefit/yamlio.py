@@ -18,6 +18,6 @@ class _Readable(Protocol):
 def load_yaml(path: _Readable) -> Any:
     """Parse one YAML file; errors name the file."""
     try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)  # noqa: S506
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
     except (OSError, yaml.YAMLError) as exc:
         raise KnowledgeBaseError(f"{path}: {exc}") from exc
