@@ -6,6 +6,9 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
 # pip quietly, and let pip's cache make a second setup fast.
 PIPQ := $(PIP) install --quiet --disable-pip-version-check
+# The compile tier runs Helion on the CPU: a CPU build of torch is enough (several GB smaller than CUDA's).
+# Override on machines where another build is at hand, e.g. make test TORCH_SPEC="torch==2.11.0".
+TORCH_SPEC ?= torch==2.13.0
 
 .PHONY: demo test test-unit lint setup-core setup-test clean
 
@@ -17,7 +20,7 @@ $(VENV)/.core: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.test: pyproject.toml $(VENV)/.core
-	$(PIPQ) -e ".[dev,triton,tpu,progress]"
+	$(PIPQ) -e ".[dev,triton,tpu,helion,progress]" "$(TORCH_SPEC)"
 	touch $@
 
 $(VENV)/.demo: pyproject.toml $(VENV)/.core
@@ -31,6 +34,8 @@ demo: $(VENV)/.demo
 	$(BIN)/python scripts/demo.py
 
 test: $(VENV)/.test
+	$(BIN)/ruff check src tests
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
 test-unit: $(VENV)/.core
