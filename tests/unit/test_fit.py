@@ -104,7 +104,7 @@ def test_wave_quantisation() -> None:
 
 def test_fit_picks_a_fitting_config_and_reports_every_drop() -> None:
     est = TableEstimator(matmul_bytes)
-    result = fit(None, SPACE, "sm_90", estimator=est)
+    result = fit(None, SPACE, "sm_90", estimator=est, exhaustive=True)
     assert matmul_bytes(result.config) <= LIMIT_90
     n_over = sum(matmul_bytes(c) > LIMIT_90 for c in expand(SPACE))
     assert len(result.dropped) == n_over and result.tried == len(expand(SPACE))
@@ -114,6 +114,26 @@ def test_fit_picks_a_fitting_config_and_reports_every_drop() -> None:
     text = result.report()
     assert "dropped (analytic" in text and "> 232448 B" in text
     assert result.to_dict()["config"] == result.config
+
+
+def test_bounded_search_picks_the_exhaustive_winner_with_fewer_compiles() -> None:
+    full_est, bounded_est = TableEstimator(matmul_bytes), TableEstimator(matmul_bytes)
+    full = fit(None, SPACE, "sm_90", estimator=full_est, exhaustive=True)
+    bounded = fit(None, SPACE, "sm_90", estimator=bounded_est, top_k=3)
+    assert bounded.config == full.config
+    assert [r.config for r in bounded.ranked[:3]] == [r.config for r in full.ranked[:3]]
+    compiled = sum(n for mode, n in bounded_est.calls if mode == "fast")
+    assert compiled < sum(n for mode, n in full_est.calls if mode == "fast") // 2
+    skipped = bounded.dropped_by("bounded")
+    assert skipped and len(bounded.ranked) + len(bounded.dropped) == bounded.tried
+    assert "not compiled: model score at most" in skipped[0].describe()
+
+
+def test_a_model_above_the_compiler_voids_the_bound() -> None:
+    # The model says 20% more than the compiler: its bytes bound nothing, every survivor is compiled.
+    est = TableEstimator(matmul_bytes, analytic_scale=1.2)
+    result = fit(None, SPACE, "sm_90", estimator=est, top_k=3, margin=0.5)
+    assert not result.dropped_by("bounded")
 
 
 def test_analytic_margin_keeps_borderline_configs_for_the_exact_pass() -> None:
@@ -130,7 +150,7 @@ def test_analytic_margin_keeps_borderline_configs_for_the_exact_pass() -> None:
 
 def test_compile_errors_are_dropped_with_their_message() -> None:
     est = TableEstimator(matmul_bytes, broken=[64])
-    result = fit(None, SPACE, "sm_90", estimator=est)
+    result = fit(None, SPACE, "sm_90", estimator=est, exhaustive=True)
     failed = result.dropped_by("compile-error")
     assert failed and all(d.config["BLOCK_M"] == 64 for d in failed)
     assert "PTXASError: boom" in failed[0].describe()

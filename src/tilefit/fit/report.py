@@ -12,8 +12,9 @@ from tilefit.fit.space import format_config
 from tilefit.units import format_bytes
 
 # analytic: the model's bytes exceed the limit by more than the safety margin (no compile was run);
-# over-limit: the compiler's exact bytes exceed the limit; compile-error: the compile failed (message kept).
-DropReason = Literal["analytic", "over-limit", "compile-error"]
+# over-limit: the compiler's exact bytes exceed the limit; compile-error: the compile failed (message kept);
+# bounded: the model's upper bound of its score is below the chosen configs' exact scores (not compiled).
+DropReason = Literal["analytic", "over-limit", "compile-error", "bounded"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,6 +39,8 @@ class Dropped:
         cfg = format_config(self.config)
         if self.reason == "compile-error":
             return f"{cfg}: failed to compile: {self.message}"
+        if self.reason == "bounded":
+            return f"{cfg}: not compiled: {self.message}"
         over = self.over_by
         ratio = f", {self.bytes / self.limit:.2f}x" if self.bytes and self.limit else ""
         what = "pruned analytically" if self.reason == "analytic" else "over the limit"
@@ -91,7 +94,7 @@ class FitResult:
             "ranking:",
         ]
         lines += [f"  {i + 1}. {r.describe()}" for i, r in enumerate(self.ranked)]
-        reasons: tuple[DropReason, ...] = ("analytic", "over-limit", "compile-error")
+        reasons: tuple[DropReason, ...] = ("analytic", "over-limit", "compile-error", "bounded")
         for reason in reasons:
             group = self.dropped_by(reason)
             if group:
