@@ -15,3 +15,11 @@ def load_jsonl(name: str) -> list[dict[str, Any]]:
     if not path.exists():
         pytest.skip(f"{path} is not present (the shared corpus lies beside the checkout)", allow_module_level=True)
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fresh_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Every test session estimates afresh: a cache left by an earlier run must not answer for the compiler."""
+    import os
+
+    os.environ["TILEFIT_CACHE_DIR"] = str(tmp_path_factory.mktemp("tilefit-cache"))

@@ -155,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--no-probe", action="store_true", help="skip timing patterns on adversarial input")
     ms = kb_sub.add_parser("measure", help="measure fix rates by reproduction (needs the triton / tpu extras)")
     ms.add_argument("--plan", default="benchmarks/kb_measure.yaml", help="kernels, spaces and targets to use")
-    ms.add_argument("--only", choices=("gpu", "tpu"))
+    ms.add_argument("--only", choices=("gpu", "helion", "tpu"))
     ms.add_argument("--sample", type=int, help="at most this many failing configs per kernel and target")
     ms.add_argument("--seed", type=int, default=0)
     ms.add_argument("--workers", type=int)

@@ -26,8 +26,10 @@ from typing import Any
 
 from tilefit.errors import InputError, MissingExtraError, TilefitError
 from tilefit.estimate.base import Mode, Usage
+from tilefit.estimate.cache import DiskCache, cache_key
 from tilefit.estimate.pallas_compile import TopologyCache, error_summary, measure
 from tilefit.estimate.pallas_layout import TILE_BYTES, CallLayout, tiling_problem, trace_layouts
+from tilefit.settings import Settings
 from tilefit.targets import Target, get_target
 
 RESOURCE = "scoped-vmem"
@@ -96,9 +98,12 @@ def limits_of(target: Target, kernel_limit: int | None) -> tuple[int, int]:
 class PallasEstimator:
     """Estimator (see base.py) of the scoped VMEM of a PallasKernel's configs on TPU targets."""
 
-    def __init__(self, kernel: PallasKernel) -> None:
+    def __init__(self, kernel: PallasKernel, *, cache: bool = True, settings: Settings | None = None) -> None:
         self.kernel = kernel
         self._topologies = TopologyCache()
+        s = settings or Settings.from_env()
+        self._cache = DiskCache(s.cache_dir / "pallas") if cache and s.use_cache else None
+        self._source = _kernel_source(kernel)
 
     def estimate(self, config: Mapping[str, Any], target: str | Target, mode: Mode = "exact") -> Usage:
         """One config on one target; a config that fails for a non-memory reason has `error` set."""
@@ -117,7 +122,24 @@ class PallasEstimator:
             if problem:
                 return _failed(tgt, config, mode, problem, start)
             return self._analytic(tgt, config, layouts, start)
-        return self._exact(tgt, config, mode, fn, args, layouts, start)
+        key = self._key(tgt, config, mode)
+        cached = self._cache.get(key) if self._cache and key else None
+        if cached is not None:
+            return cached
+        usage = self._exact(tgt, config, mode, fn, args, layouts, start)
+        if self._cache and key and usage.error is None:
+            self._cache.put(key, usage)
+        return usage
+
+    def _key(self, tgt: Target, config: Mapping[str, Any], mode: Mode) -> str | None:
+        """Cache key of an exact result: kernel source, params, config, target limits and tool versions."""
+        if self._source is None:
+            return None
+        return cache_key({
+            "backend": "pallas", "source": self._source, "params": dict(self.kernel.params),
+            "config": dict(config), "target": tgt.name, "topology": tgt.topology,
+            "limits": {k: v.value for k, v in tgt.limits.items()}, "mode": "exact", "tools": _tool_versions(),
+        })
 
     def estimate_many(
         self, configs: Sequence[Mapping[str, Any]], targets: Sequence[str | Target], mode: Mode = "exact"
@@ -164,6 +186,31 @@ class PallasEstimator:
             config=dict(config), fits=bool(m.fits_in_force), seconds=time.perf_counter() - start,
             extra=extra,
         )
+
+
+def _kernel_source(kernel: PallasKernel) -> str | None:
+    """The source of the module that defines the kernel's build function (None: uncachable)."""
+    import hashlib
+    import inspect
+
+    try:
+        module = inspect.getmodule(kernel.build)
+        text = inspect.getsource(module) if module is not None else inspect.getsource(kernel.build)
+    except (OSError, TypeError):
+        return None
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _tool_versions() -> dict[str, str]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {}
+    for pkg in ("jax", "jaxlib", "libtpu"):
+        try:
+            out[pkg] = version(pkg)
+        except PackageNotFoundError:
+            out[pkg] = "-"
+    return out
 
 
 def internal_allowance(target: Target, call: CallLayout) -> int:

@@ -65,13 +65,23 @@ def _halve_largest(c: Config, fixed: Sequence[str]) -> Config | None:
     return {**c, key: int(c[key]) // 2}
 
 
-def gpu_rules(fixed: Sequence[str]) -> list[Rule]:
-    """The GPU shared-memory fixes as rules; `fixed` keys are problem sizes no fix may change."""
+def gpu_rules(pop: Population) -> list[Rule]:
+    """The GPU shared-memory fixes as rules; the population's fixed keys are sizes no fix may change."""
+    fixed, k_key = pop.fixed_keys, pop.k_key
     return [
         Rule("num_stages -> 1", "num_stages", _num_stages_to_1),
-        Rule("halve BLOCK_K", "block_k", lambda c, _u: _halve("BLOCK_K")(c, fixed)),
+        Rule("halve the K-loop block (BLOCK_K)", "block_k",
+             lambda c, _u: _halve(k_key)(c, fixed) if k_key else None),
         Rule("halve the largest block", "block", lambda c, _u: _halve_largest(c, fixed)),
+        Rule("every block to its floor (16) and num_stages -> 1", "block", lambda c, _u: _floor_all(c, fixed)),
     ]
+
+
+def _floor_all(c: Config, fixed: Sequence[str]) -> Config | None:
+    keys = [k for k in _block_keys(c, fixed) if int(c[k]) > _MIN_BLOCK]
+    if not keys and int(c.get("num_stages", 1)) <= 1:
+        return None
+    return {**c, **{k: _MIN_BLOCK for k in keys}, "num_stages": 1}
 
 
 def _raise_vmem_limit(c: Config, u: Usage) -> Config | None:
@@ -83,8 +93,10 @@ def _raise_vmem_limit(c: Config, u: Usage) -> Config | None:
     return {**c, "vmem_limit_bytes": want}
 
 
-def tpu_rules(fixed: Sequence[str]) -> list[Rule]:
+def tpu_rules(pop: Population) -> list[Rule]:
     """The TPU scoped-VMEM fixes as rules."""
+    fixed = pop.fixed_keys
+
     def halve_largest(c: Config, _u: Usage) -> Config | None:
         keys = [k for k, v in c.items() if k not in fixed and k != "vmem_limit_bytes" and isinstance(v, int)]
         keys = [k for k in keys if int(c[k]) // 2 >= 128]
@@ -104,7 +116,7 @@ def tpu_rules(fixed: Sequence[str]) -> list[Rule]:
 class RuleResult:
     """One rule over one population."""
 
-    entry_ids: tuple[str, ...]
+    entries: Mapping[str, Mapping[str, str]]  # entry id -> {fix knob: rule name} (from the plan)
     rule: Rule
     n: int = 0
     fixed: int = 0
@@ -138,6 +150,7 @@ class Population:
     fixed_keys: tuple[str, ...]
     estimate: Callable[[list[Config]], list[Usage]]
     score: Callable[[Usage], float]
+    k_key: str | None = "BLOCK_K"  # the block of the K (reduction) loop, if the kernel has one
 
     def failing(self) -> list[Usage]:
         """Configs over the memory limit (not those failing on threads or for other reasons)."""
@@ -147,8 +160,9 @@ class Population:
         return max((self.score(u) for u in self.usages if u.fits), default=0.0)
 
 
-def measure(populations: Sequence[Population], rules_for: Callable[[Sequence[str]], list[Rule]],
-            entry_ids: Sequence[str], method: str, sample: int | None, seed: int) -> list[RuleResult]:
+def measure(populations: Sequence[Population], rules_for: Callable[[Population], list[Rule]],
+            entries: Mapping[str, Mapping[str, str]], method: str, sample: int | None,
+            seed: int) -> list[RuleResult]:
     """Apply every rule to every failing config of every population."""
     results: dict[str, RuleResult] = {}
     for pop in populations:
@@ -156,8 +170,8 @@ def measure(populations: Sequence[Population], rules_for: Callable[[Sequence[str
         if sample is not None and len(failing) > sample:
             failing = random.Random(f"{seed}:{pop.kernel}:{pop.target}").sample(failing, sample)
         best = pop.best_score()
-        for rule in rules_for(pop.fixed_keys):
-            res = results.setdefault(rule.name, RuleResult(tuple(entry_ids), rule, method=method))
+        for rule in rules_for(pop):
+            res = results.setdefault(rule.name, RuleResult(entries, rule, method=method))
             fixed_cfgs = [rule.apply(dict(u.config), u) for u in failing]
             todo = [c for c in fixed_cfgs if c is not None]
             after = iter(pop.estimate(todo)) if todo else iter(())
@@ -187,11 +201,12 @@ def load_plan(path: Path) -> dict[str, Any]:
 
 def render_table(results: Sequence[RuleResult]) -> str:
     """A plain table of the rules' results."""
-    rows = [f"{'entries':44} {'rule':58} {'n':>5} {'fixed':>6} {'rate':>6} {'speed':>6}"]
+    rows = [f"{'entries':44} {'rule':62} {'n':>5} {'fixed':>6} {'rate':>6} {'speed':>6}  kernels / targets"]
     for r in results:
         speed = f"{statistics.median(r.speeds):.2f}" if r.speeds else "-"
-        rows.append(f"{','.join(r.entry_ids)[:44]:44} {r.rule.name[:58]:58} {r.n:>5} {r.fixed:>6} "
-                    f"{100 * r.rate:>5.0f}% {speed:>6}")
+        where = f"{'+'.join(sorted(r.kernels))} / {','.join(sorted(r.targets))}"
+        rows.append(f"{','.join(r.entries)[:44]:44} {r.rule.name[:62]:62} {r.n:>5} {r.fixed:>6} "
+                    f"{100 * r.rate:>5.0f}% {speed:>6}  {where}")
     return "\n".join(rows)
 
 
@@ -234,6 +249,37 @@ def _triton_again(est: Any, target: str, workers: int | None) -> Callable[[list[
         return result
 
     return again
+
+
+def _helion_again(est: Any, target: str) -> Callable[[list[Config]], list[Usage]]:
+    def again(configs: list[Config]) -> list[Usage]:
+        return list(est.estimate_many(configs, [target]))
+
+    return again
+
+
+def helion_populations(plan: Mapping[str, Any], root: Path) -> list[Population]:
+    """Size every config of every Helion kernel of the plan through the Triton code Helion generates."""
+    from tilefit.estimate.triton import load_module_file
+    from tilefit.fit.helion import HelionEstimator, helion_space
+
+    section = plan["helion"]
+    out = []
+    for k in section["kernels"]:
+        module = load_module_file(str(root / k["file"]))
+        args = module.make_args(**dict(k.get("shape") or {}))
+        bound = getattr(module, k.get("kernel", "geglu_mlp")).bind(args)
+        est = HelionEstimator(bound, args)
+        configs = helion_space(bound, **dict(k.get("space") or {}))
+        inner = est.reduction_keys()
+        for target in section["targets"]:
+            usages = est.estimate_many(configs, [target])
+            out.append(Population(
+                kernel=k["name"], target=target, usages=usages, fixed_keys=tuple(k.get("fixed", ())),
+                estimate=_helion_again(est, target),
+                score=_device_score(target), k_key=inner[0] if inner else None,
+            ))
+    return out
 
 
 def tpu_populations(plan: Mapping[str, Any], root: Path) -> list[Population]:
@@ -289,29 +335,32 @@ def _product(space: Mapping[str, Sequence[Any]]) -> list[Config]:
 
 
 def write_record(path: Path, knob: str, record: Mapping[str, Any]) -> bool:
-    """Put `record` as the `measured:` block of the fix with `knob` in one entry file; False if none."""
+    """Put `record` as the `measured:` block of the fix with `knob` in one entry file; False if none.
+
+    The file is edited as text (its comments and folded strings stay as written): the fix is the n-th
+    item of the top-level `fixes:` list, found through the parsed file.
+    """
     import yaml
 
-    lines = path.read_text(encoding="utf-8").splitlines()
-    try:
-        start = lines.index("fixes:") + 1
-    except ValueError:
+    text = path.read_text(encoding="utf-8")
+    fixes = (load_yaml(path) or {}).get("fixes") or []
+    index = next((i for i, f in enumerate(fixes) if isinstance(f, Mapping) and f.get("knob") == knob), None)
+    lines = text.splitlines()
+    if index is None or "fixes:" not in lines:
         return False
+    start = lines.index("fixes:") + 1
     end = next((i for i in range(start, len(lines)) if lines[i] and not lines[i].startswith(" ")), len(lines))
     items = [i for i in range(start, end) if lines[i].startswith("  - ")] + [end]
-    for a, b in itertools.pairwise(items):
-        chunk = yaml.safe_load("\n".join(x[4:] if x.startswith("    ") else x[2:] for x in lines[a:b]))
-        if not isinstance(chunk, Mapping) or chunk.get("knob") != knob:
-            continue
-        body = [x for x in _without_block(lines[a:b], "    measured:")]
-        while body and not body[-1].strip():
-            body.pop()
-        dumped = yaml.safe_dump({"measured": dict(record)}, sort_keys=False, allow_unicode=True, width=100)
-        body += ["    " + x for x in dumped.rstrip().splitlines()]
-        lines[a:b] = body
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        return True
-    return False
+    if index + 1 >= len(items):
+        return False
+    a, b = items[index], items[index + 1]
+    body = _without_block(lines[a:b], "    measured:")
+    while body and not body[-1].strip():
+        body.pop()
+    dumped = yaml.safe_dump({"measured": dict(record)}, sort_keys=False, allow_unicode=True, width=100)
+    lines[a:b] = body + ["    " + x for x in dumped.rstrip().splitlines()]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return True
 
 
 def _without_block(chunk: list[str], head: str) -> list[str]:
@@ -354,26 +403,35 @@ def run_plan(plan_path: Path, *, only: str | None = None, sample: int | None = N
     if "gpu" in plan and only in (None, "gpu"):
         pops = gpu_populations(plan, root, workers)
         tools = _tools({"gpu"})
-        for vendor, entry_ids in plan["gpu"]["entries"].items():
+        for vendor, entries in plan["gpu"]["entries"].items():
             group = [p for p in pops if get_target(p.target).vendor == vendor]
             method = "exact shared bytes from Triton's allocation pass (tilefit estimate, fast mode)"
-            out += [(r, tools) for r in measure(group, gpu_rules, entry_ids, method, sample, seed)]
+            out += [(r, tools) for r in measure(group, gpu_rules, entries, method, sample, seed)]
+    if "helion" in plan and only in (None, "helion"):
+        pops = helion_populations(plan, root)
+        tools = _tools({"gpu"})
+        with contextlib.suppress(Exception):
+            from importlib.metadata import version
+
+            tools["helion"] = version("helion")
+        method = "exact shared bytes of the Triton kernels Helion generates for each config (fast mode)"
+        out += [(r, tools) for r in measure(pops, gpu_rules, plan["helion"]["entries"], method, sample, seed)]
     if "tpu" in plan and only in (None, "tpu"):
         pops = tpu_populations(plan, root)
         tools = _tools({"tpu"})
         method = "exact scoped VMEM from libtpu compiles for the TPU topology (tilefit estimate, exact mode)"
-        entry_ids = plan["tpu"]["entries"]
-        out += [(r, tools) for r in measure(pops, tpu_rules, entry_ids, method, sample, seed)]
+        out += [(r, tools) for r in measure(pops, tpu_rules, plan["tpu"]["entries"], method, sample, seed)]
     return out
 
 
 def store(results: Sequence[tuple[RuleResult, dict[str, str]]], kb_dir: Path) -> list[str]:
-    """Write each result into its entries' fixes; returns 'entry: knob' for every record written."""
+    """Write each result into the fixes the plan maps its rule to; returns 'entry: knob <- rule' lines."""
     written = []
     for res, tools in results:
         if res.n == 0:
             continue
-        for entry_id in res.entry_ids:
-            if write_record(kb_dir / f"{entry_id}.yaml", res.rule.knob, res.record(tools)):
-                written.append(f"{entry_id}: {res.rule.knob}")
+        for entry_id, knobs in res.entries.items():
+            for knob, rule_name in knobs.items():
+                if rule_name == res.rule.name and write_record(kb_dir / f"{entry_id}.yaml", knob, res.record(tools)):
+                    written.append(f"{entry_id}: {knob} <- {rule_name}")
     return written

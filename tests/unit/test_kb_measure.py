@@ -1,0 +1,64 @@
+"""kb measure without a compiler: rules, rate records, and writing a record the loader accepts."""
+
+from __future__ import annotations
+
+import shutil
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from tilefit.estimate.base import Usage
+from tilefit.kb.measure import Population, gpu_rules, measure, write_record
+from tilefit.kb.model import entry_from_dict
+from tilefit.yamlio import load_yaml
+
+LIMIT = 101376
+
+
+def _bytes(c: dict[str, Any]) -> int:
+    return int(c["num_stages"]) * (c["BLOCK_M"] * c["BLOCK_K"] + c["BLOCK_K"] * c["BLOCK_N"]) * 2
+
+
+def _usage(c: dict[str, Any]) -> Usage:
+    n = _bytes(c)
+    return Usage("sm_86", "shared-memory", n, LIMIT, "fast", dict(c), n <= LIMIT)
+
+
+def _population() -> Population:
+    configs = [{"BLOCK_M": m, "BLOCK_N": n, "BLOCK_K": k, "num_stages": s}
+               for m in (64, 128, 256) for n in (64, 128, 256) for k in (32, 64) for s in (1, 3, 5)]
+    return Population(kernel="matmul", target="sm_86", usages=[_usage(c) for c in configs], fixed_keys=(),
+                      estimate=lambda cs: [_usage(c) for c in cs], score=lambda u: 1.0)
+
+
+def test_rates_count_every_failing_config_and_match_a_direct_count() -> None:
+    pop = _population()
+    failing = [u.config for u in pop.failing()]
+    results = {r.rule.name: r for r in measure([pop], gpu_rules, {}, "table", None, 0)}
+    stages = results["num_stages -> 1"]
+    assert stages.n == len(failing)
+    assert stages.fixed == sum(_bytes({**c, "num_stages": 1}) <= LIMIT for c in failing if c["num_stages"] > 1)
+    k = results["halve the K-loop block (BLOCK_K)"]
+    assert k.fixed == sum(_bytes({**c, "BLOCK_K": c["BLOCK_K"] // 2}) <= LIMIT for c in failing)
+
+
+def test_sampling_is_reproducible() -> None:
+    pop = _population()
+    a = measure([pop], gpu_rules, {}, "table", 5, 7)
+    b = measure([pop], gpu_rules, {}, "table", 5, 7)
+    assert [(r.n, r.fixed) for r in a] == [(r.n, r.fixed) for r in b] and a[0].n == 5
+
+
+def test_record_written_into_an_entry_loads_and_renders(tmp_path: Path) -> None:
+    src = resources.files("tilefit") / "data" / "kb" / "triton" / "shared-memory.yaml"
+    path = tmp_path / "shared-memory.yaml"
+    shutil.copyfile(str(src), path)
+    result = next(r for r in measure([_population()], gpu_rules, {}, "exact estimate", None, 0)
+                  if r.rule.knob == "num_stages")
+    assert write_record(path, "num_stages", result.record({"triton": "3.9.0"}))
+    assert write_record(path, "num_stages", result.record({"triton": "3.9.0"}))  # replaces, not appends
+    entry = entry_from_dict(load_yaml(path), "x", expected_id="triton/shared-memory")
+    fix = next(f for f in entry.fixes if f.knob == "num_stages")
+    assert fix.measured is not None and fix.measured.n == result.n and fix.measured.fixed == result.fixed
+    assert path.read_text().count("measured:") == 1
+    assert not write_record(path, "no-such-knob", result.record({}))
