@@ -104,6 +104,16 @@ def test_ten_megabyte_log_in_under_a_second() -> None:
     assert elapsed < 1.0, elapsed
 
 
+def test_hundred_megabyte_log_is_read_whole_in_bounded_time() -> None:
+    filler = b"INFO step 123 loss=0.25 lr=1e-4 out of range shared memory pool ok\n" * 800_000
+    data = filler + SEED_LINE.encode() + b"\n" + filler
+    assert len(data) > 100_000_000
+    t0 = time.perf_counter()
+    result = explain(data)
+    assert result.diagnoses[0].match.required == 526336  # found in the middle, nothing dropped
+    assert time.perf_counter() - t0 < 20.0
+
+
 def test_errors_pickle_with_their_numbers() -> None:
     e = pickle.loads(pickle.dumps(DoesNotFit("shared-memory", 526336, 232448, "sm_90", "lower num_stages")))
     assert (e.required, e.limit, e.target) == (526336, 232448, "sm_90") and "2.26x" in str(e)

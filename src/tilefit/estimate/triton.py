@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tilefit.errors import CompileError, DoesNotFit, InputError, MissingExtraError, TilefitError
@@ -24,6 +24,7 @@ from tilefit.estimate.cache import DiskCache, cache_key
 from tilefit.estimate.pool import run_isolated
 from tilefit.estimate.triton_args import Arg, arg_from_value, parse_signature
 from tilefit.estimate.triton_kernel import KernelRef, kernel_ref, load_module_file, unwrap_kernel
+from tilefit.progress import progress_bar
 from tilefit.settings import Settings
 from tilefit.targets import Target, load_targets
 
@@ -146,7 +147,7 @@ class TritonEstimator:
         results: list[Usage | None] = [self.cache.get(k) if self.cache and k else None for k in keys]
         todo = [i for i, r in enumerate(results) if r is None]
         show = self.settings.progress and sys.stderr.isatty() if progress is None else progress
-        bar = _progress_bar(len(todo), show)
+        bar = progress_bar(len(todo), show)
         n_workers = workers if workers is not None else self.settings.workers or _cpu_count()
         # A worker costs a few seconds to start (it imports triton): pool only when the serial run
         # would take longer than that (about 0.1 s a config in fast mode, 1.5 s in full mode).
@@ -309,28 +310,6 @@ def _cpu_count() -> int:
     import os
 
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-
-
-def _progress_bar(total: int, enabled: bool) -> Callable[..., None]:
-    """A tqdm bar on stderr when enabled, tqdm installed and there is more than one task; else silent."""
-    bar: Any = None
-    if enabled and total > 1:
-        try:
-            from tqdm import tqdm
-
-            bar = tqdm(total=total, unit="config", file=sys.stderr, leave=False)
-        except ImportError:
-            bar = None
-
-    def step(close: bool = False) -> None:
-        if bar is None:
-            return
-        if close:
-            bar.close()
-        else:
-            bar.update(1)
-
-    return step
 
 
 def estimate(

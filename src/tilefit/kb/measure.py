@@ -24,6 +24,8 @@ from typing import Any
 
 from tilefit.errors import InputError
 from tilefit.estimate.base import Usage
+from tilefit.progress import progress_bar
+from tilefit.settings import Settings
 from tilefit.yamlio import load_yaml
 
 Config = dict[str, Any]
@@ -165,7 +167,9 @@ def measure(populations: Sequence[Population], rules_for: Callable[[Population],
             seed: int) -> list[RuleResult]:
     """Apply every rule to every failing config of every population."""
     results: dict[str, RuleResult] = {}
+    step = progress_bar(len(populations), Settings.from_env().progress, unit="population", desc="kb measure")
     for pop in populations:
+        step()
         failing = pop.failing()
         if sample is not None and len(failing) > sample:
             failing = random.Random(f"{seed}:{pop.kernel}:{pop.target}").sample(failing, sample)
@@ -186,6 +190,7 @@ def measure(populations: Sequence[Population], rules_for: Callable[[Population],
                     res.fixed += 1
                     if best > 0:
                         res.speeds.append(min(1.0, pop.score(u) / best))
+    step(close=True)
     return list(results.values())
 
 
@@ -296,7 +301,12 @@ def tpu_populations(plan: Mapping[str, Any], root: Path) -> list[Population]:
         configs = kernel.configs()
         for target in section["targets"]:
             est = PallasEstimator(kernel)
-            usages = [est.estimate(c, target, "exact") for c in configs]
+            step = progress_bar(len(configs), Settings.from_env().progress, desc=f"{k['name']} on {target}")
+            usages = []
+            for c in configs:
+                usages.append(est.estimate(c, target, "exact"))
+                step()
+            step(close=True)
 
             def again(cs: list[Config], t: str = target, kern: Any = kernel) -> list[Usage]:
                 res = []
