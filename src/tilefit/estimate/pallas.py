@@ -18,7 +18,6 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import itertools
-import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -31,6 +30,7 @@ from tilefit.estimate.pallas_compile import TopologyCache, error_summary, measur
 from tilefit.estimate.pallas_layout import TILE_BYTES, CallLayout, tiling_problem, trace_layouts
 from tilefit.settings import Settings
 from tilefit.targets import Target, get_target
+from tilefit.userfile import load_module_file
 
 RESOURCE = "scoped-vmem"
 MIB = 1 << 20
@@ -273,7 +273,7 @@ def load_kernel(ref: str) -> PallasKernel:
     path = Path(path_s)
     if not path.is_file():
         raise InputError(f"kernel file {path} does not exist")
-    module = _import_file(path)
+    module = load_module_file(path)
     obj = getattr(module, name, None)
     if obj is None:
         raise InputError(f"{path} defines no {name!r}")
@@ -282,24 +282,6 @@ def load_kernel(ref: str) -> PallasKernel:
     if callable(obj):
         return PallasKernel(build=obj, name=name)
     raise InputError(f"{ref} is neither a PallasKernel nor a build function")
-
-
-def _import_file(path: Path) -> Any:
-    mod_name = f"tilefit_user_{abs(hash(str(path.resolve())))}"
-    spec = importlib.util.spec_from_file_location(mod_name, path)
-    if spec is None or spec.loader is None:
-        raise InputError(f"cannot import {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[mod_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except ImportError as exc:
-        if (exc.name or "").split(".")[0] in ("jax", "jaxlib", "libtpu"):
-            raise MissingExtraError("jax", "tpu") from exc
-        raise InputError(f"importing {path} failed: {exc}") from exc
-    except Exception as exc:
-        raise InputError(f"importing {path} failed: {type(exc).__name__}: {exc}") from exc
-    return module
 
 
 def cli_estimate(ref: str, spec: Mapping[str, Any], targets: list[Target], mode: str) -> list[Usage]:

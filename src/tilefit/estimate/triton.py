@@ -23,10 +23,11 @@ from tilefit.estimate.base import Mode, Usage
 from tilefit.estimate.cache import DiskCache, cache_key
 from tilefit.estimate.pool import run_isolated
 from tilefit.estimate.triton_args import Arg, arg_from_value, parse_signature
-from tilefit.estimate.triton_kernel import KernelRef, kernel_ref, load_module_file, unwrap_kernel
+from tilefit.estimate.triton_kernel import KernelRef, kernel_ref, unwrap_kernel
 from tilefit.progress import progress_bar
 from tilefit.settings import Settings
 from tilefit.targets import Target, load_targets
+from tilefit.userfile import load_module_file
 
 __all__ = [
     "Arg", "TritonEstimator", "estimate", "estimate_many", "load_module_file", "resolve_target",

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-import importlib.util
 import inspect
-import sys
-from pathlib import Path
 from typing import Any
 
 from tilefit.errors import InputError, MissingExtraError
+from tilefit.userfile import PREFIX, load_module_file
 
 
 def unwrap_kernel(kernel: Any) -> Any:
@@ -39,7 +37,7 @@ class KernelRef:
     path: str | None
 
     def load(self) -> Any:
-        if self.module not in ("__main__", "__mp_main__") and not self.module.startswith("tilefit_kernel_"):
+        if self.module not in ("__main__", "__mp_main__") and not self.module.startswith(PREFIX):
             try:
                 return _attr(importlib.import_module(self.module), self.qualname)
             except ImportError:
@@ -52,25 +50,6 @@ def _attr(obj: Any, qualname: str) -> Any:
     for part in qualname.split("."):
         obj = getattr(obj, part)
     return unwrap_kernel(obj)
-
-
-def load_module_file(path: str) -> Any:
-    """Import a Python file by path (the CLI's file.py:kernel), once per process."""
-    resolved = Path(path).resolve()
-    name = f"tilefit_kernel_{abs(hash(str(resolved))):x}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, resolved)
-    if spec is None or spec.loader is None:
-        raise InputError(f"cannot import {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except FileNotFoundError as exc:
-        del sys.modules[name]
-        raise InputError(f"{path}: no such file") from exc
-    return module
 
 
 def kernel_ref(kernel: Any) -> KernelRef | None:
