@@ -27,14 +27,8 @@ def add_parser(subparsers: Any) -> None:
         description="Ask the real compiler (Triton for GPUs, libtpu for TPUs) how much on-chip memory "
         "each config of a kernel needs on each target, and whether it fits.",
     )
-    p.add_argument("kernel", nargs="?", help="path/to/file.py:kernel_name (or `kernel:` in --spec)")
-    p.add_argument("--target", "-t", help="comma-separated targets, e.g. sm_90,sm_86,gfx942,v5e "
-                   "(default: the spec's targets, else the current GPU)")
-    p.add_argument("--spec", help="YAML with kernel, args (name: type), space (key: [values]), targets")
-    p.add_argument("--arg", action="append", default=[], metavar="NAME=TYPE",
-                   help="argument type, e.g. a_ptr='*fp16:16' or M=i32:16 (repeatable)")
-    p.add_argument("--config", action="append", default=[], metavar="KEY=V1,V2",
-                   help="values of a constexpr or launch option; the product is the space (repeatable)")
+    add_kernel_arguments(p, target_help="comma-separated targets, e.g. sm_90,sm_86,gfx942,v5e "
+                         "(default: the spec's targets, else the current GPU)")
     p.add_argument("--mode", choices=("fast", "full", "analytic"), default="fast",
                    help="fast: exact shared memory (default); full: also registers/spills; analytic: instant")
     p.add_argument("--format", "-f", choices=("table", "json"), default="table")
@@ -42,14 +36,22 @@ def add_parser(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
+def add_kernel_arguments(p: Any, target_help: str) -> None:
+    """The arguments `estimate` and `fit` share: kernel, target, spec, argument types, config space."""
+    p.add_argument("kernel", nargs="?", help="path/to/file.py:kernel_name (or `kernel:` in --spec)")
+    p.add_argument("--target", "-t", help=target_help)
+    p.add_argument("--spec", help="YAML with kernel, args (name: type), space (key: [values]), targets")
+    p.add_argument("--arg", action="append", default=[], metavar="NAME=TYPE",
+                   help="argument type, e.g. a_ptr='*fp16:16' or M=i32:16 (repeatable)")
+    p.add_argument("--config", action="append", default=[], metavar="KEY=V1,V2",
+                   help="values of a constexpr or launch option; the product is the space (repeatable)")
+
+
 def run(args: argparse.Namespace) -> int:
     """Run `tilefit estimate`; prints results, returns the exit code."""
     try:
         usages = _estimate(args)
-    except MissingExtraError as exc:
-        print(f"tilefit: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except TilefitError as exc:
+    except TilefitError as exc:  # MissingExtraError included: it names the extra to install
         print(f"tilefit: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     print(render_json(usages) if args.format == "json" else render_table(usages))

@@ -25,13 +25,9 @@ def add_parser(subparsers: Any) -> None:
         description="Prune a config space analytically, size the rest exactly with the real compiler, "
         "rank what fits by a performance model, and say what never fits when nothing does.",
     )
-    p.add_argument("kernel", nargs="?", help="path/to/file.py:kernel_name (or `kernel:` in --spec)")
-    p.add_argument("--target", "-t", help="one target, e.g. sm_90 (default: the spec's first, else the GPU)")
-    p.add_argument("--spec", help="YAML with kernel, args (name: type), space (key: [values]), targets")
-    p.add_argument("--arg", action="append", default=[], metavar="NAME=TYPE",
-                   help="argument type, e.g. a_ptr='*fp16:16' or M=i32:16 (repeatable)")
-    p.add_argument("--config", action="append", default=[], metavar="KEY=V1,V2",
-                   help="values of a constexpr or launch option; the product is the space (repeatable)")
+    from tilefit.cli.estimate import add_kernel_arguments
+
+    add_kernel_arguments(p, target_help="one target, e.g. sm_90 (default: the spec's first, else the GPU)")
     p.add_argument("--problem", action="append", default=[], metavar="BLOCK_KEY=EXTENT",
                    help="problem extent tiled by a block key, e.g. BLOCK_M=4096 (waves, padding)")
     p.add_argument("--sm-count", type=int, help="SMs of the device, for wave quantisation")
