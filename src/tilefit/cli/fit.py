@@ -55,11 +55,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(result.to_dict(), indent=1, default=str))
     else:
-        lines = result.report().splitlines()
-        head = [ln for ln in lines if not ln.startswith("  ")][:2]
-        ranked = [ln for ln in lines[2:2 + len(result.ranked)]][: args.top]
-        rest = lines[2 + len(result.ranked):]
-        print("\n".join(head + ranked + rest))
+        print(result.report(top=args.top, per_reason=args.top))
     return EXIT_OK
 
 

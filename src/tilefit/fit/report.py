@@ -84,22 +84,32 @@ class FitResult:
         """The dropped configs of one reason."""
         return [d for d in self.dropped if d.reason == reason]
 
-    def report(self) -> str:
-        """A human-readable account: the choice, the ranking, every dropped config."""
+    def report(self, top: int | None = None, per_reason: int | None = None) -> str:
+        """A human-readable account: the choice, the ranking (`top` of it), the dropped configs by reason.
+
+        `per_reason` lists at most that many dropped configs of each reason (to_dict() keeps them all).
+        """
         lines = [
             f"fit on {self.target}: {format_config(self.config)} "
             f"({format_bytes(self.usage.bytes)} of {self.usage.limit} B); "
-            f"{len(self.ranked)} of {self.tried} configs fit, {len(self.dropped)} dropped, "
+            f"{self.tried} configs: {len(self.ranked)} fit, {len(self.dropped) - len(self.dropped_by('bounded'))} "
+            f"dropped, {len(self.dropped_by('bounded'))} not compiled (below the model's bound); "
             f"{self.seconds:.2f} s" + (" (ranked by measurement)" if self.measured else " (ranked by model)"),
             "ranking:",
         ]
-        lines += [f"  {i + 1}. {r.describe()}" for i, r in enumerate(self.ranked)]
+        shown = self.ranked if top is None else self.ranked[:top]
+        lines += [f"  {i + 1}. {r.describe()}" for i, r in enumerate(shown)]
+        if len(shown) < len(self.ranked):
+            lines.append(f"  ... {len(self.ranked) - len(shown)} more that fit")
         reasons: tuple[DropReason, ...] = ("analytic", "over-limit", "compile-error", "bounded")
         for reason in reasons:
             group = self.dropped_by(reason)
             if group:
                 lines.append(f"dropped ({reason}, {len(group)}):")
-                lines += [f"  - {d.describe()}" for d in group]
+                listed = group if per_reason is None else group[:per_reason]
+                lines += [f"  - {d.describe()}" for d in listed]
+                if len(listed) < len(group):
+                    lines.append(f"  ... {len(group) - len(listed)} more (--format json lists them all)")
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
