@@ -136,7 +136,7 @@ class RuleResult:
         return {
             "rate": round(self.rate, 3), "n": self.n, "fixed": self.fixed,
             "targets": sorted(self.targets), "kernels": sorted(self.kernels),
-            "method": f"{self.method}; rule: {self.rule.name}",
+            "rule": self.rule.name, "method": self.method,
             "date": datetime.date.today().isoformat(), "tools": dict(tools),
             "median_speed": round(statistics.median(self.speeds), 3) if self.speeds else None,
         }
@@ -189,7 +189,8 @@ def measure(populations: Sequence[Population], rules_for: Callable[[Population],
                 if u.fits:
                     res.fixed += 1
                     if best > 0:
-                        res.speeds.append(min(1.0, pop.score(u) / best))
+                        # > 1: the fixed config beats every config that fit without the fix
+                        res.speeds.append(pop.score(u) / best)
     step(close=True)
     return list(results.values())
 
@@ -318,22 +319,15 @@ def tpu_populations(plan: Mapping[str, Any], root: Path) -> list[Population]:
 
             out.append(Population(
                 kernel=k["name"], target=target, usages=usages, fixed_keys=tuple(k.get("fixed", ())),
-                estimate=again, score=_tpu_score(kernel.params),
+                estimate=again, score=_tpu_score,
             ))
     return out
 
 
-def _tpu_score(params: Mapping[str, Any]) -> Callable[[Usage], float]:
-    return lambda u: 1.0 / max(1, _grid_steps(u.config, params))
-
-
-def _grid_steps(config: Mapping[str, Any], params: Mapping[str, Any]) -> int:
-    """Fewer, larger grid steps run faster on a TPU (per-step overhead ~0.35 us): the TPU speed proxy."""
-    steps = 1
-    for key, dim in (("bm", "m"), ("bn", "n"), ("bk", "k"), ("block_q", "seq_len"), ("block_k", "seq_len")):
-        if key in config and dim in params:
-            steps *= -(-int(params[dim]) // int(config[key]))
-    return steps
+def _tpu_score(u: Usage) -> float:
+    """Fewer, larger grid steps run faster on a TPU (each step pays pipeline overhead): the speed proxy."""
+    steps = u.extra.get("grid_steps") if u.extra else None
+    return 1.0 / steps if isinstance(steps, int) and steps > 0 else 0.0
 
 
 def _product(space: Mapping[str, Sequence[Any]]) -> list[Config]:
@@ -415,7 +409,7 @@ def run_plan(plan_path: Path, *, only: str | None = None, sample: int | None = N
         tools = _tools({"gpu"})
         for vendor, entries in plan["gpu"]["entries"].items():
             group = [p for p in pops if get_target(p.target).vendor == vendor]
-            method = "exact shared bytes from Triton's allocation pass (tilefit estimate, fast mode)"
+            method = "exact estimate (Triton's allocation pass)"
             out += [(r, tools) for r in measure(group, gpu_rules, entries, method, sample, seed)]
     if "helion" in plan and only in (None, "helion"):
         pops = helion_populations(plan, root)
@@ -424,12 +418,12 @@ def run_plan(plan_path: Path, *, only: str | None = None, sample: int | None = N
             from importlib.metadata import version
 
             tools["helion"] = version("helion")
-        method = "exact shared bytes of the Triton kernels Helion generates for each config (fast mode)"
+        method = "exact estimate (Triton's allocation pass on Helion's generated kernels)"
         out += [(r, tools) for r in measure(pops, gpu_rules, plan["helion"]["entries"], method, sample, seed)]
     if "tpu" in plan and only in (None, "tpu"):
         pops = tpu_populations(plan, root)
         tools = _tools({"tpu"})
-        method = "exact scoped VMEM from libtpu compiles for the TPU topology (tilefit estimate, exact mode)"
+        method = "exact estimate (libtpu compiles for the TPU topology)"
         out += [(r, tools) for r in measure(pops, tpu_rules, plan["tpu"]["entries"], method, sample, seed)]
     return out
 

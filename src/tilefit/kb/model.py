@@ -40,6 +40,7 @@ class Measurement:
     date: str
     tools: Mapping[str, str]
     median_speed: float | None = None  # predicted/measured speed of the fixed config vs. its best fit
+    rule: str = ""  # the concrete rule the fix was measured as, e.g. "num_stages -> 1"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -195,6 +196,7 @@ def _measurement(raw: Any, where: str) -> Measurement | None:
             targets=r.strs("targets"), kernels=r.strs("kernels"), method=r.text("method"),
             date=str(raw["date"]), tools={str(k): str(v) for k, v in dict(raw["tools"]).items()},
             median_speed=None if raw.get("median_speed") is None else float(raw["median_speed"]),
+            rule=str(raw.get("rule", "")),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise KnowledgeBaseError(f"{where}: incomplete measurement record: {exc}") from exc

@@ -59,16 +59,16 @@ def header_tags(m: dict[str, Any], lang: str) -> str:
 
 
 def measured_text(fix: dict[str, Any], lang: str) -> str | None:
+    """'fixed 58% of 66 failing configs (halve the largest block): sm_80, sm_86, sm_90; ...'."""
     ms = fix["measured"]
     if not ms:
         return None
     pct = round(100 * ms["rate"])
+    rule = f" ({ms['rule']})" if ms.get("rule") else ""
+    where = f"{', '.join(ms['targets'])}; {'+'.join(ms['kernels'])}"
+    speed = ms.get("median_speed")
     if lang == "zh":
-        return (
-            f"实测：{ms['n']} 个失败配置中修复 {pct}%（{', '.join(ms['targets'])}；"
-            f"{'+'.join(ms['kernels'])}；{ms['method']}）"
-        )
-    return (
-        f"fixed {pct}% of {ms['n']} failing configs: {', '.join(ms['targets'])}, "
-        f"{'+'.join(ms['kernels'])}, {ms['method']}"
-    )
+        cost = f"；修复后配置的预测速度为最佳可行配置的 {speed:.2f} 倍（中位数）" if speed is not None else ""
+        return f"实测：修复了 {ms['n']} 个失败配置中的 {pct}%{rule}：{where}；{ms['method']}{cost}"
+    cost = "" if speed is None else f"; fixed configs run at {speed:.2f}x the best fitting config (median, predicted)"
+    return f"fixed {pct}% of {ms['n']} failing configs{rule}: {where}; {ms['method']}{cost}"

@@ -17,7 +17,7 @@ def _measured(m: Measurement | None) -> dict[str, Any] | None:
         return None
     return {
         "rate": m.rate, "n": m.n, "fixed": m.fixed, "targets": list(m.targets),
-        "kernels": list(m.kernels), "method": m.method, "date": m.date, "tools": dict(m.tools),
+        "kernels": list(m.kernels), "rule": m.rule, "method": m.method, "date": m.date, "tools": dict(m.tools),
         "median_speed": m.median_speed,
     }
 
