@@ -222,6 +222,10 @@ def _num(value: int | None) -> str:
 
 def _note(u: Usage) -> str:
     if u.error:
-        first = u.error.strip().splitlines()[0] if u.error.strip() else u.error
-        return first[:160]
+        # Triton's CompilationError puts the location first and the cause (e.g. a NameError) last.
+        lines = [ln.strip() for ln in u.error.strip().splitlines() if ln.strip()]
+        if not lines:
+            return u.error
+        text = lines[0] if len(lines) == 1 else f"{lines[0]} ... {lines[-1]}"
+        return text[:200]
     return str(u.extra.get("reason", "")) if u.extra else ""
