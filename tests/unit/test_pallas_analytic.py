@@ -8,8 +8,15 @@ from pathlib import Path
 import pytest
 
 from tilefit.errors import InputError
-from tilefit.estimate.pallas import PallasKernel, load_kernel
-from tilefit.estimate.pallas_layout import padded_bytes, sublane_rows, tiling_problem
+from tilefit.estimate.pallas import PallasKernel, load_kernel, prefetched_inputs, scoped_need, smallest_limit
+from tilefit.estimate.pallas_layout import (
+    Buffer,
+    CallLayout,
+    contiguous_block,
+    padded_bytes,
+    sublane_rows,
+    tiling_problem,
+)
 from tilefit.fit.pallas import headroom_limit, vmem_limit_for
 from tilefit.targets import get_target
 
@@ -143,3 +150,65 @@ def test_fit_without_raising_names_the_consumer_and_the_limit_to_pass() -> None:
     assert "input 0 f32[1024,2048] x2" in err.consumer and "vmem_limit_bytes=" in err.fix
     chosen = fit(k, "v5e", mode="analytic")
     assert chosen.vmem_limit_bytes is not None and chosen.vmem_limit_bytes >= err.smallest
+
+
+@pytest.mark.parametrize(
+    ("block", "array", "contiguous"),
+    [  # each measured with libtpu on tpu7x (x + y, f32, both arrays prefetched into VMEM)
+        ((256, 1024), (4096, 1024), True),
+        ((8, 1024), (4096, 1024), True),
+        ((1, 256, 128), (8, 4096, 128), True),  # flash attention's (None, block, 128)
+        ((2, 4096, 128), (8, 4096, 128), True),
+        ((1, 2, 256, 128), (8, 16, 256, 128), True),
+        ((256, 512), (4096, 1024), False),
+        ((256, 128), (4096, 256), False),
+        ((2, 256, 128), (8, 4096, 128), False),
+        ((1, 4, 128, 128), (8, 16, 256, 128), False),
+        ((1, 1024), (4096, 1024), False),  # not measured: one row of each (8,128) tile
+    ],
+)
+def test_contiguous_block(block: tuple[int, ...], array: tuple[int, ...], contiguous: bool) -> None:
+    assert contiguous_block(block, array, 4) is contiguous
+
+
+def _call(*arrays_mib: int) -> CallLayout:
+    """Inputs of (N, 1024) f32 arrays with contiguous (256, 1024) blocks, and a 1 MiB x2 output."""
+    bufs = [Buffer(f"input {i}", (256, 1024), "f32", 4, 2, "input", (mib * 256, 1024), True)
+            for i, mib in enumerate(arrays_mib)]
+    bufs.append(Buffer("output 0", (256, 1024), "f32", 4, 2, "output", (4096, 1024), True))
+    return CallLayout("k", (16,), tuple(bufs), None)
+
+
+def test_tpu7x_prefetch_budget_is_physical_less_limit_less_10_mib() -> None:
+    tpu7x, v6e = get_target("tpu7x"), get_target("v6e")
+    one = _call(16)
+    assert [b.name for b in prefetched_inputs(tpu7x, one, 38 * MIB)] == ["input 0"]  # 64 - 38 - 10 = 16
+    assert prefetched_inputs(tpu7x, one, 38 * MIB + 4096) == ()
+    assert prefetched_inputs(v6e, one, 4096) == ()  # v5e/v6e compiles never prefetch
+    # smallest array first: of 32, 8 and 16 MiB at a 10 MiB limit (44 MiB budget), the 8 and 16 MiB ones
+    mixed = _call(32, 8, 16)
+    assert [b.name for b in prefetched_inputs(tpu7x, mixed, 10 * MIB)] == ["input 1", "input 2"]
+
+
+def test_prefetched_contiguous_inputs_take_no_buffers_and_a_lower_limit_can_compile() -> None:
+    tpu7x = get_target("tpu7x")
+    call = _call(16, 16)  # inputs 2 MiB each, output 2 MiB, internal 10% of nothing (no values traced)
+    assert scoped_need(tpu7x, call, 22 * MIB) == 2 * MIB  # both prefetched: 64 - 22 - 10 = 32
+    assert scoped_need(tpu7x, call, 22 * MIB + 4096) == 4 * MIB  # one
+    assert scoped_need(tpu7x, call, 40 * MIB) == 6 * MIB  # none
+    assert smallest_limit(tpu7x, call) == 2 * MIB
+    strided = dataclasses.replace(call, buffers=tuple(dataclasses.replace(b, contiguous=False)
+                                                      for b in call.buffers))
+    assert smallest_limit(tpu7x, strided) == scoped_need(tpu7x, strided, 4096) == 6 * MIB
+
+
+def test_flash_attention_inputs_are_free_on_tpu7x_only() -> None:
+    est = _est("pallas_flash_attention.py", batch_heads=8, seq=4096, head_dim=128)
+    cfg = {"block_q": 128, "block_kv": 128}
+    t7 = est.estimate(cfg, "tpu7x", "analytic")  # type: ignore[attr-defined]
+    v6 = est.estimate(cfg, "v6e", "analytic")  # type: ignore[attr-defined]
+    # blocks: q, k, v, o 32 KiB x2 each; scratch 3 x 64 KiB; the (128,128) f32 scores stay in vregs
+    assert v6.bytes == 4 * 64 * 1024 + 3 * 64 * 1024  # 448 KiB, libtpu's number
+    assert t7.bytes == 64 * 1024 + 3 * 64 * 1024  # 256 KiB, libtpu's number: q, k, v read in place
+    assert t7.extra["prefetched_inputs"] == ["input 0", "input 1", "input 2"]
+    assert t7.extra["bytes_without_prefetch"] == v6.bytes

@@ -199,7 +199,9 @@ def measure(
     if first.error is None and first.ok and guess and guess < in_force:
         search.probe(_tiles(guess * 0.95))  # its E1001 size usually lands next to the answer
     size = search.run()
-    fits = None if size is None or search.over else size <= in_force
+    # the compile at the limit in force is the truth for "fits": on tpu7x a lower limit can compile while
+    # a higher one fails (XLA prefetches inputs into the VMEM a lower limit leaves, see pallas.py)
+    fits = None if size is None or search.over else (first.ok if first.error is None else size <= in_force)
     return Measured(
         size, search.over, search.reported, search.compiles, time.perf_counter() - start, fits,
         search.last_error,

@@ -10,6 +10,10 @@ Padding: the last dim rounds up to 128 lanes, the second-last to 8 sublanes x pa
 dtypes, 32 for 8-bit), the (8,128) x 32-bit tile. Buffer count: 2 (double buffering) unless
 `pipeline_mode=pl.Buffered(n)`; a grid of one step keeps one buffer (libtpu measured: 8 MiB in + 8 MiB out
 blocks fit a 16 MiB limit with grid=(1,), need 32 MiB with grid=(2,)).
+
+An input whose whole array XLA has already copied into VMEM (tpu7x: see `prefetched_inputs` in pallas.py)
+needs no pipeline buffers when its block is one contiguous run of the array (`Buffer.contiguous`): the
+kernel reads the block in place. A strided block of such an array is still copied into two buffers.
 """
 
 from __future__ import annotations
@@ -40,6 +44,12 @@ class Buffer:
     count: int
     kind: str  # "input", "output" or "scratch"
     array_shape: tuple[int, ...] = ()
+    contiguous: bool = False  # the block is one contiguous run of the array's tiled layout
+
+    @property
+    def array_bytes(self) -> int:
+        """Bytes of the whole array (the operand) in the tiled layout; 0 for scratch."""
+        return padded_bytes(self.array_shape, self.itemsize) if self.array_shape else 0
 
     @property
     def padded_bytes(self) -> int:
@@ -113,6 +123,25 @@ def tiling_problem(block: Sequence[int], array: Sequence[int], itemsize: int) ->
     if len(block) >= 2 and block[-2] % rows and block[-2] != array[-2]:
         return f"second-last block dim {block[-2]} is not a multiple of {rows} (packed {itemsize}-byte dtype)"
     return None
+
+
+def contiguous_block(block: Sequence[int], array: Sequence[int], itemsize: int) -> bool:
+    """Whether a block (squeezed dims as 1, same rank as the array) is one contiguous run of the array.
+
+    In the row-major tiled layout ((8 x packing, 128) tiles over the last two dims) that holds when every
+    dim after the block's first non-unit dim is whole, the lane dim is whole, and a partial second-minor
+    dim is whole tile rows. libtpu measured on tpu7x (x + y, f32, both arrays in VMEM): (256,1024) of
+    (4096,1024), (8,1024), (None,256,128) of (8,4096,128), (2,4096,128), (None,2,256,128) of
+    (8,16,256,128) are read in place; (256,512) of (4096,1024), (2,256,128) of (8,4096,128),
+    (None,4,128,128) of (8,16,256,128) and (256,128) of (4096,256) still take two buffers each.
+    """
+    n = len(array)
+    if n == 0 or len(block) != n or block[-1] != array[-1]:
+        return False
+    first = next((i for i, b in enumerate(block) if b != 1), n - 1)
+    if any(block[j] != array[j] for j in range(first + 1, n)):
+        return False
+    return n < 2 or block[-2] == array[-2] or block[-2] % sublane_rows(itemsize) == 0
 
 
 def _round_up(x: int, m: int) -> int:
@@ -219,7 +248,26 @@ def _block_buffer(bm: Any, name: str, kind: str, steps: int) -> Buffer | None:
     if steps == 1:
         count = min(count, 1)
     buf = _buffer(name, bm.transformed_block_aval.shape, aval.dtype, count, kind)
-    return dataclasses.replace(buf, array_shape=tuple(int(d) for d in bm.array_aval.shape))
+    array = tuple(int(d) for d in bm.array_aval.shape)
+    block = _full_rank_block(bm, len(array))
+    contiguous = block is not None and contiguous_block(block, array, buf.itemsize)
+    return dataclasses.replace(buf, array_shape=array, contiguous=contiguous)
+
+
+def _full_rank_block(bm: Any, rank: int) -> tuple[int, ...] | None:
+    """The block shape with squeezed dims as 1 (None when a dim is not a plain blocked window)."""
+    dims: list[int] = []
+    for d in getattr(bm, "block_shape", ()):
+        name = type(d).__name__
+        if d is None or name == "Squeezed":
+            dims.append(1)
+        elif isinstance(d, int):
+            dims.append(d)
+        elif name == "Blocked":
+            dims.append(int(d.block_size))
+        else:  # Element / BoundedSlice windows: offsets are not block-aligned, assume a copy
+            return None
+    return tuple(dims) if len(dims) == rank else None
 
 
 def _buffer(name: str, shape: Sequence[int], dtype: Any, count: int, kind: str) -> Buffer:
