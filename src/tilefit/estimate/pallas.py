@@ -185,6 +185,8 @@ class PallasEstimator:
         if m.error is not None:
             return _failed(tgt, config, mode, m.error, start)
         extra = _extra(m.bytes or 0, limit, physical, call)
+        if "vmem_limit_bytes" in extra:  # on tpu7x a higher limit leaves XLA less room to prefetch inputs
+            extra["vmem_limit_bytes"] = _advice(tgt, call, extra["vmem_limit_bytes"], physical)
         extra.update(compiles=m.compiles, over_physical=m.over_physical)
         if m.over_physical:
             # libtpu stops at the first allocation past physical VMEM: its size is a lower bound

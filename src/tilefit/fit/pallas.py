@@ -136,7 +136,9 @@ def _decide(
     done = tuple(considered)
     if raised is not None:
         physical = int(raised.extra["physical"])
-        limit = headroom_limit(raised.bytes or 0, physical)
+        # The estimator's advice already allows for the generation's behaviour at the raised limit
+        # (on tpu7x XLA prefetches fewer inputs into VMEM as the limit grows).
+        limit = int(raised.extra.get("vmem_limit_bytes") or headroom_limit(raised.bytes or 0, physical))
         why = (f"{_cfg(raised.config)} needs {format_short(raised.bytes)} of scoped VMEM, over the "
                f"{format_short(raised.limit)} limit but within {format_short(physical)} physical; it has "
                f"fewer grid steps or bigger blocks than any config under the limit: pass "
