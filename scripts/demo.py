@@ -18,12 +18,14 @@ def tilefit(*args: str) -> int:
 
 def summary() -> None:
     from tilefit.diagnosis import explain
+    from tilefit.render.common import amount
 
     print("== tilefit explain: one line per bundled real log (examples/logs) ==")
     for log in LOGS:
         for d in explain(log.read_bytes()).diagnoses:
             m = d.match
-            nums = f" {m.required} B > {m.limit} B ({d.ratio:.2f}x)" if d.ratio else ""
+            res = d.entry.resource
+            nums = f" {amount(m.required, res)} > {amount(m.limit, res)} ({d.ratio:.2f}x)" if d.ratio else ""
             chip = "on-chip" if d.entry.on_chip else "NOT on-chip"
             devices = ", ".join(t.name for t in d.device_classes) or "-"
             print(f"{log.name:40} {d.entry.resource:20} {chip:12}{nums}  devices: {devices}")

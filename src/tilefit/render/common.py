@@ -11,7 +11,8 @@ from tilefit.units import format_bytes
 _COUNTS = {"threads": "threads", "registers": "registers", "tensor-memory": "columns", "host-threads": "threads"}
 
 
-def _amount(n: int, resource: str) -> str:
+def amount(n: int, resource: str) -> str:
+    """526336 B (514.00 KiB) for bytes; 384 threads for counts."""
     unit = _COUNTS.get(resource)
     return f"{n} {unit}" if unit else format_bytes(n)
 
@@ -23,9 +24,9 @@ def numbers_line(m: dict[str, Any], lang: str) -> str | None:
         return None
     parts = []
     if req is not None:
-        parts.append(f"{label(lang, 'needed')} {_amount(req, m['resource'])}")
+        parts.append(f"{label(lang, 'needed')} {amount(req, m['resource'])}")
     if lim is not None:
-        parts.append(f"{label(lang, 'allowed')} {_amount(lim, m['resource'])}")
+        parts.append(f"{label(lang, 'allowed')} {amount(lim, m['resource'])}")
     line = ", ".join(parts)
     if m["ratio"] is not None:
         key = "over" if m["ratio"] > 1 else "under"
