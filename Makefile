@@ -5,7 +5,9 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
 # pip quietly, and let pip's cache make a second setup fast.
-PIPQ := $(PIP) install --quiet --disable-pip-version-check
+# Where a folder of prebuilt wheels exists (this workplace's machines keep CPU torch there), use it too.
+WHEELS ?= /opt/wheels
+PIPQ := $(PIP) install --quiet --disable-pip-version-check $(if $(wildcard $(WHEELS)),--find-links $(WHEELS))
 # The compile tier runs Helion on the CPU: a CPU build of torch is enough (several GB smaller than CUDA's).
 # Override on machines where another build is at hand, e.g. make test TORCH_SPEC="torch==2.11.0".
 TORCH_SPEC ?= torch==2.13.0
