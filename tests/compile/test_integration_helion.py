@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from pathlib import Path
@@ -51,7 +52,8 @@ def test_large_variant_cannot_fit_and_says_why_in_seconds() -> None:
         fitting_config(seed.geglu_mlp, args, "sm_90")
     assert time.monotonic() - start < 60
     msg = str(info.value)
-    assert "_RDIM_SIZE_1=16384" in msg and "11008" in msg
+    # Helion numbers its reduction dims per version (1.4.0: _RDIM_SIZE_2, 1.5.1: _RDIM_SIZE_1).
+    assert re.search(r"_RDIM_SIZE_\d+=16384", msg) and "11008" in msg
     assert "64 KiB per row" in msg and "fix:" in msg
     assert (info.value.smallest or 0) > LIMIT
 
