@@ -71,11 +71,6 @@ class Target:
         """Every limit value of this target."""
         return {lim.value for lim in self.limits.values()}
 
-    @property
-    def label(self) -> str:
-        """'sm_90 (H100, H200, H800, GH200)'."""
-        return f"{self.name} ({', '.join(self.devices)})"
-
 
 @dataclasses.dataclass(frozen=True)
 class TargetSet:
@@ -103,9 +98,6 @@ class TargetSet:
             if lim is not None and abs(lim - value) <= tolerance * lim:
                 out.append(t)
         return out
-
-    def source_url(self, key: str) -> str:
-        return self.sources.get(key, key)
 
 
 def _normalise(name: str) -> str:

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 pytest.importorskip("triton", reason="the compile tier needs triton")
 
@@ -17,11 +18,8 @@ from tilefit.fit import as_config, fit
 pytestmark = pytest.mark.compile
 
 KERNELS = Path(__file__).resolve().parents[2] / "examples" / "kernels"
-SIG = {
-    "a_ptr": "*fp16:16", "b_ptr": "*fp16:16", "c_ptr": "*fp16:16", "M": "i32:16", "N": "i32:16",
-    "K": "i32:16", "stride_am": "i32:16", "stride_ak": "i32:1", "stride_bk": "i32:16",
-    "stride_bn": "i32:1", "stride_cm": "i32:16", "stride_cn": "i32:1",
-}
+# The matmul's declared argument types, from its spec (what torch tensors give the JIT).
+SIG = yaml.safe_load((KERNELS / "matmul.yaml").read_text())["args"]
 SPACE = {"BLOCK_M": [64, 128, 256], "BLOCK_N": [64, 128, 256], "BLOCK_K": [32, 64], "GROUP_M": [8],
          "num_warps": [4, 8], "num_stages": [3, 4]}
 LIMITS = {"sm_86": 101376, "sm_90": 232448}

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 pytest.importorskip("triton", reason="the compile tier needs triton")
 
@@ -19,11 +20,8 @@ from tilefit.guard.sandbox import Job, Sandbox
 pytestmark = pytest.mark.compile
 
 KERNELS = Path(__file__).resolve().parents[2] / "examples" / "kernels"
-SIG = {
-    "a_ptr": "*fp16:16", "b_ptr": "*fp16:16", "c_ptr": "*fp16:16", "M": "i32:16", "N": "i32:16",
-    "K": "i32:16", "stride_am": "i32:16", "stride_ak": "i32:1", "stride_bk": "i32:16",
-    "stride_bn": "i32:1", "stride_cm": "i32:16", "stride_cn": "i32:1",
-}
+# The matmul's declared argument types, from its spec (what torch tensors give the JIT).
+SIG = yaml.safe_load((KERNELS / "matmul.yaml").read_text())["args"]
 # FACTS.md: 512x512x64 with 4 warps on sm_90 needs ~1 GB of host memory and ~52 s to compile.
 HUGE = {"BLOCK_M": 512, "BLOCK_N": 512, "BLOCK_K": 64, "GROUP_M": 8, "num_warps": 4, "num_stages": 3}
 SMALL = {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 8, "num_warps": 4, "num_stages": 3}

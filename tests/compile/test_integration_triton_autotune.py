@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 pytest.importorskip("triton", reason="the compile tier needs triton")
 
@@ -20,11 +21,8 @@ pytestmark = pytest.mark.compile
 
 KERNELS = Path(__file__).resolve().parents[2] / "examples" / "kernels"
 # Declared types stand for the tensors and ints a launch would pass (no GPU here).
-ARGS = {
-    "a_ptr": "*fp16:16", "b_ptr": "*fp16:16", "c_ptr": "*fp16:16", "M": "i32:16", "N": "i32:16",
-    "K": "i32:16", "stride_am": "i32:16", "stride_ak": "i32:1", "stride_bk": "i32:16",
-    "stride_bn": "i32:1", "stride_cm": "i32:16", "stride_cn": "i32:1",
-}
+# The matmul's declared argument types, from its spec (what torch tensors give the JIT).
+ARGS = yaml.safe_load((KERNELS / "matmul.yaml").read_text())["args"]
 SHAPES = [  # (BM, BN, BK, stages)
     (64, 64, 32, 2), (128, 128, 64, 3), (128, 256, 64, 4), (256, 256, 64, 3),
     (256, 256, 64, 4), (128, 256, 128, 4), (256, 128, 64, 5), (256, 256, 128, 3),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Iterable
 
 from tilefit.kb.model import Entry
@@ -150,7 +149,3 @@ def match(text: str, kb: KnowledgeBase, targets: TargetSet | None = None) -> lis
     # A numberless mention of an error the log also states with numbers is the same error, summarised.
     return [m for (e, r, lim), m in found.items() if r is not None or lim is not None or e not in numbered]
 
-
-def matches_pattern(entry: Entry, text: str) -> list[re.Match[str]]:
-    """Raw pattern matches of one entry over a whole text (for lint and tests)."""
-    return [m for p in entry.patterns for m in p.finditer(text)]
