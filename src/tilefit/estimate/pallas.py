@@ -139,7 +139,9 @@ class PallasEstimator:
         return cache_key({
             "backend": "pallas", "source": self._source, "params": dict(self.kernel.params),
             "config": dict(config), "target": tgt.name, "topology": tgt.topology,
-            "limits": {k: v.value for k, v in tgt.limits.items()}, "mode": "exact", "tools": _tool_versions(),
+            # only what an exact result depends on: the analytic model's shares in tpu.yaml do not count
+            "limits": {k: tgt.limit(k) for k in ("vmem_scoped_default", "vmem_physical")},
+            "mode": "exact", "tools": _tool_versions(),
         })
 
     def estimate_many(
