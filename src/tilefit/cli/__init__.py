@@ -6,8 +6,12 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tilefit.errors import TilefitError
+
+if TYPE_CHECKING:
+    from tilefit.kb.repository import KnowledgeBase
 
 EXIT_OK, EXIT_NOTHING, EXIT_USAGE = 0, 1, 2
 
@@ -73,28 +77,22 @@ def _kb_measure(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _kb_show(kb: object, entry_id: str, lang: str) -> int:
-    from tilefit.kb.repository import KnowledgeBase
+def _kb_show(kb: KnowledgeBase, entry_id: str, lang: str) -> int:
+    """Show an entry the way explain would, on its first real example, then all its examples."""
+    from tilefit.diagnosis import Explanation, diagnose
+    from tilefit.match.matcher import match
     from tilefit.render.json_ import dumps
+    from tilefit.targets import load_targets
 
-    assert isinstance(kb, KnowledgeBase)
     try:
         e = kb.get(entry_id)
     except KeyError:
         raise TilefitError(f"no entry {entry_id!r}; see `tilefit kb list`") from None
-    from tilefit.diagnosis import diagnose
-    from tilefit.match.matcher import match
-    from tilefit.targets import load_targets
-
-    # Show an entry the way explain would, on its first real example.
     example = e.examples[0].log
     found = [m for m in match(example, kb) if m.entry.id == e.id]
     if not found:
         raise TilefitError(f"{entry_id}: its first example does not match it; run `tilefit kb lint`")
-    from tilefit.diagnosis import Explanation
-
-    view = Explanation((diagnose(example, found[0], load_targets()),)).render("text", lang)
-    print(view, end="")
+    print(Explanation((diagnose(example, found[0], load_targets()),)).render("text", lang), end="")
     print(dumps({"examples": [{"source": x.source, "log": x.log} for x in e.examples]}))
     return EXIT_OK
 
