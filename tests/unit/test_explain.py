@@ -71,8 +71,9 @@ def test_json_contract() -> None:
 
 def test_numbers_absent_from_log_are_null() -> None:
     view = explain("RuntimeError: CUDA error: too many resources requested for launch").to_json()
-    if view["matches"]:  # the CUDA 701 entry, when present, has no numbers to report
-        assert view["matches"][0]["required_bytes"] is None and view["matches"][0]["ratio"] is None
+    m = view["matches"][0]  # CUDA error 701 states no numbers
+    assert m["entry"] == "cuda/too-many-resources-for-launch"
+    assert m["required_bytes"] is None and m["limit_bytes"] is None and m["ratio"] is None
 
 
 @pytest.mark.parametrize("bad", [b"", b"   \n", b"\x00\x01\x02" * 1000, bytes(range(256)) * 100])
