@@ -10,7 +10,56 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Protocol
 
+from tilefit.errors import DoesNotFit
+from tilefit.resources import Resource
+
 Mode = Literal["fast", "full", "analytic", "exact"]
+FailureKind = Literal["compile", "crash", "timeout", "oom", "input"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Overrun:
+    """One resource a config needs more of than the target allows; `str()` is the DoesNotFit message."""
+
+    resource: Resource
+    required: int
+    limit: int
+    target: str
+
+    def __str__(self) -> str:
+        return str(self.error())
+
+    def error(self, hint: str = "") -> DoesNotFit:
+        """The DoesNotFit exception for this overrun."""
+        return DoesNotFit(self.resource, self.required, self.limit, self.target, hint)
+
+
+@dataclasses.dataclass(frozen=True)
+class Failure:
+    """Why a config produced no size: the compiler rejected it, crashed, ran past its time or out of memory."""
+
+    kind: FailureKind
+    message: str
+    stage: str = ""
+    returncode: int | None = None
+    stderr: str = ""  # the tail of the child's stderr, bounded
+
+
+@dataclasses.dataclass(frozen=True)
+class VmemDetail:
+    """TPU VMEM detail of a Pallas estimate."""
+
+    physical: int | None = None  # physical VMEM of the target
+    vmem_limit_bytes: int | None = None  # the limit to pass when the default scoped limit is too small
+    over_physical: bool = False  # even physical VMEM is too small
+    internal_allowance: int | None = None  # bytes allowed for Mosaic's internal scratch
+    buffers: tuple[tuple[str, int], ...] = ()  # (buffer name, bytes) of the pipeline buffers
+    grid_steps: int | None = None
+    prefetched_inputs: tuple[str, ...] = ()  # inputs XLA copies into VMEM before the kernel (tpu7x)
+    bytes_without_prefetch: int | None = None
+    bytes_at_limit: int | None = None
+    bytes_is_lower_bound: bool = False
+    physical_reported: int | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -34,7 +83,16 @@ class Usage:
     spills: int | None = None
     threads: int | None = None
     tensor_memory: int | None = None
-    extra: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    over: tuple[Overrun, ...] = ()  # every resource over its limit; empty when it fits or failed
+    failure: Failure | None = None  # set when `error` is
+    vmem: VmemDetail | None = None  # TPU detail
+    compiler: str | None = None  # what sized it: "triton 3.6.0", "libtpu 0.0.51", "analytic (triton 3.9.0)"
+    extra: Mapping[str, Any] = dataclasses.field(default_factory=dict)  # free-form; no other module reads it
+
+    def raise_if_over(self, hint: str = "") -> None:
+        """Raise DoesNotFit for the first overrun, if any."""
+        if self.over:
+            raise self.over[0].error(hint)
 
     @property
     def percent(self) -> float | None:
