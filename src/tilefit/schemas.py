@@ -50,7 +50,7 @@ def text(name: str) -> str:
 
 
 def errors(name: str, instance: Any) -> list[str]:
-    """Where `instance` breaks schema `name`, one line per error ("path: message"); empty when valid."""
+    """Where parsed JSON `instance` breaks schema `name`, one line per error ("path: message"); empty when valid."""
     import jsonschema
     from referencing import Registry, Resource
 
