@@ -9,7 +9,7 @@ The input is the check result as JSON-ready data, either a list of result rows o
          "config": {"BLOCK_SIZE_M": 64, "num_stages": 4},
          "fits": false,                       # true, false, or null when it produced no size
          "bytes": 147456, "limit": 101376,    # int or null
-         "message": "...",                    # optional: why (an overrun or a compile error)
+         "message": "...",                    # optional: why; else read from `over`/`error` as in estimate
          "fix": {"num_stages": 2, ...},       # optional: the best fitting config there (or null)
          "source": "E=8,N=7168,...json"}]}    # optional: where the config comes from
 
@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tilefit.errors import InputError
+from tilefit.report.estimate import note
 from tilefit.report.page import config_text, details, legend, page, table
 from tilefit.report.svg import Cell, grid
 
@@ -46,8 +47,9 @@ def _kernel(row: Mapping[str, Any]) -> str:
 
 
 def _ratio(row: Mapping[str, Any]) -> float | None:
+    """bytes / limit when the bytes exceed the limit (a config can fail on threads or registers instead)."""
     b, lim = row.get("bytes"), row.get("limit")
-    return b / lim if isinstance(b, int) and isinstance(lim, int) and lim > 0 else None
+    return b / lim if isinstance(b, int) and isinstance(lim, int) and 0 < lim < b else None
 
 
 def cells(rows: Sequence[Mapping[str, Any]]) -> list[Cell]:
@@ -68,7 +70,7 @@ def _failures(rows: Sequence[Mapping[str, Any]]) -> str:
     if not bad:
         return "<p>Every config fits every target.</p>"
     body = [[_kernel(r), r["target"], config_text(r.get("config")), r.get("bytes"), r.get("limit"),
-             f"{x:.2f}x" if (x := _ratio(r)) is not None else None, r.get("message") or "",
+             f"{x:.2f}x" if (x := _ratio(r)) is not None else None, r.get("message") or note(r),
              config_text(r["fix"]) if r.get("fix") else None, r.get("source")] for r in bad]
     head = ["kernel", "target", "config", "bytes", "limit", "ratio", "why", "fix", "source"]
     return details(f"{len(bad)} configs that do not fit or failed", table(head, body, frozenset({3, 4, 5})), True)
