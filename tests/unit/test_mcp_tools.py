@@ -94,3 +94,13 @@ def test_check_without_a_check_command_says_so() -> None:
         pytest.skip("this tilefit has a check command")
     with pytest.raises(ToolFailed, match="check is not available in this version of tilefit"):
         mcp_tools.check_argv(LIMITS, paths=["trace.jsonl"], targets=["sm_90"])
+
+
+def test_mcp_without_the_sdk_names_the_extra_and_bad_flags_exit_2() -> None:
+    code = ("import sys; sys.modules['mcp'] = None; from tilefit.cli import main; "
+            "raise SystemExit(main(['mcp']))")  # None in sys.modules makes `import mcp` fail, as when not installed
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "pip install 'tilefit[mcp]'" in out.stderr and "Traceback" not in out.stderr
+    bad = subprocess.run([sys.executable, "-m", "tilefit", "mcp", "--timeout", "0"], capture_output=True, text=True,
+                         timeout=60)
+    assert bad.returncode == 2 and "--timeout: 0 must be positive" in bad.stderr
