@@ -156,7 +156,7 @@ def check_argv(limits: Limits, *, paths: Sequence[str], targets: Sequence[str]) 
         raise ToolFailed("check is not available in this version of tilefit (no `tilefit check` command)")
     if not paths:
         raise InputError("check needs at least one trace or config-table path")
-    files = [str(_inside(limits, p, "path")) for p in paths]
+    files = [str(_inside(limits, p, "path", folder_ok=True)) for p in paths]
     return ["check", *files, *(["--target", ",".join(_names(targets))] if targets else []), "--format", "json"]
 
 
@@ -196,14 +196,14 @@ def _names(targets: Sequence[str]) -> list[str]:
     return list(targets)
 
 
-def _inside(limits: Limits, path: str, what: str) -> Path:
-    """An existing file under the server's root; relative paths are taken from the root."""
+def _inside(limits: Limits, path: str, what: str, folder_ok: bool = False) -> Path:
+    """An existing file (or folder) under the server's root; relative paths are taken from the root."""
     root = limits.root.resolve()
     p = (root / path).resolve()
     if not p.is_relative_to(root):
         raise InputError(f"{what} {path} is outside the server's root {root}; "
                          "pass a path under it (or start the server with --root)")
-    if not p.is_file():
+    if not (p.is_file() or (folder_ok and p.is_dir())):
         raise InputError(f"{what} {path} does not exist (looked for {p})")
     return p
 

@@ -1,7 +1,7 @@
 """The published JSON Schemas of tilefit's JSON outputs: `tilefit schema NAME` prints one.
 
-Each schema is a data file `data/schemas/NAME.schema.json` (or `data/NAME.schema.json`), its `$id` is
-`urn:tilefit:schema:NAME`, and a schema may `$ref` another by that id (fit's `usage` is estimate's row).
+Each schema is a data file `data/schemas/NAME.schema.json` (or `data/NAME.schema.json`); a schema may
+`$ref` another by its `$id` (fit's `usage` is `urn:tilefit:schema:estimate#/$defs/usage`).
 """
 
 from __future__ import annotations
@@ -29,6 +29,12 @@ def _files() -> dict[str, Any]:
     return found
 
 
+def _resolve(name: str) -> Any:
+    """The file of a schema name; `check` also finds `check-report` (the name a command's report has)."""
+    files = _files()
+    return files.get(name) or files.get(f"{name}-report")
+
+
 def names() -> list[str]:
     """Names of the published schemas, e.g. ['estimate', 'fit', ...]."""
     return sorted(_files())
@@ -36,7 +42,7 @@ def names() -> list[str]:
 
 def load(name: str) -> dict[str, Any]:
     """One schema as a dict; InputError names the published ones."""
-    item = _files().get(name)
+    item = _resolve(name)
     if item is None:
         raise InputError(f"no schema {name!r}; published: {', '.join(names())}")
     doc: dict[str, Any] = json.loads(item.read_text(encoding="utf-8"))
@@ -46,7 +52,7 @@ def load(name: str) -> dict[str, Any]:
 def text(name: str) -> str:
     """One schema as the text of its file."""
     load(name)
-    return str(_files()[name].read_text(encoding="utf-8"))
+    return str(_resolve(name).read_text(encoding="utf-8"))
 
 
 def errors(name: str, instance: Any) -> list[str]:

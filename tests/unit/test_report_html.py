@@ -139,6 +139,30 @@ def test_check_grid_has_a_cell_per_kernel_and_target() -> None:
     assert "1.94x" in text and "M=32" in text  # the worst overrun first, with its fix
 
 
+def test_check_reads_the_check_report_as_tilefit_check_writes_it() -> None:
+    common = {"source": "triton_3_4_0/E=8,N=7168,device_name=NVIDIA_H100.json", "path": "/x.json", "line": 3,
+              "launch": "up", "kernel": "fused_moe_kernel", "compiler": "triton 3.9.0", "error": None}
+    report = {"tilefit": "0.1.0", "format": 1, "compiler": "triton 3.9.0", "targets": ["sm_90", "sm_86"],
+              "results": [
+                  {**common, "m": 64, "target": "sm_90", "status": "fits", "config": {"BLOCK_SIZE_K": 128},
+                   "bytes": 196608, "limit": 232448, "over": [], "fix": None},
+                  {**common, "m": 64, "target": "sm_86", "status": "does not fit", "config": {"BLOCK_SIZE_K": 128},
+                   "bytes": 196608, "limit": 101376,
+                   "over": [{"resource": "shared-memory", "required": 196608, "limit": 101376}],
+                   "fix": {"config": {"BLOCK_SIZE_K": 64}, "bytes": 98304, "change": "BLOCK_SIZE_K 128 -> 64"}},
+                  {**common, "m": 128, "target": "sm_86", "status": "error", "config": {"BLOCK_SIZE_K": 256},
+                   "bytes": None, "limit": 101376, "over": [], "fix": None, "error": "LLVM ERROR: out of memory"},
+              ]}
+    doc = parse(render_check_html(report))
+    cells = {(c["data-row"], c["data-column"]): c for c in doc.find("g", "cell")}
+    assert cells["fused_moe_kernel", "sm_90"]["class"] == "cell fits"
+    sm86 = cells["fused_moe_kernel", "sm_86"]
+    assert (sm86["data-fit"], sm86["data-total"], sm86["class"]) == ("0", "2", "cell over")
+    text = "".join(doc.text)
+    assert "BLOCK_SIZE_K=64 (BLOCK_SIZE_K 128 -> 64)" in text and "shared-memory 196608 > 101376" in text
+    assert "LLVM ERROR: out of memory" in text and "M=128 up" in text and "sized with triton 3.9.0" in text
+
+
 def test_check_accepts_a_bare_list_and_rejects_other_shapes() -> None:
     assert "cell" in render_check_html(CHECK["results"])  # type: ignore[arg-type]
     with pytest.raises(InputError, match="expected a list of rows"):

@@ -1,24 +1,29 @@
 """`tilefit check --format html`: a kernel x target grid of how many configs fit, then what does not and the fix.
 
-The input is the check result as JSON-ready data, either a list of result rows or a mapping:
+The input is the check result as JSON-ready data: `tilefit check --format json`'s report as it is, or a
+bare list of its `results`. What is read of each result (other keys are ignored):
 
     {"targets": ["sm_86", "gfx942"],          # optional: the grid's column order
+     "compiler": "triton 3.9.0",              # optional: said in the summary
      "results": [                             # one row per kernel, config and target
-        {"kernel": "fused_moe_kernel",        # the grid's row (a name, or path:name)
-         "target": "sm_86",
+        {"kernel": "fused_moe_kernel",        # the grid's row
+         "target": "sm_86",                   # the grid's column
+         "status": "does not fit",            # "fits", "does not fit" or "error"
+                                              #   (or "fits": true / false / null)
          "config": {"BLOCK_SIZE_M": 64, "num_stages": 4},
-         "fits": false,                       # true, false, or null when it produced no size
          "bytes": 147456, "limit": 101376,    # int or null
-         "message": "...",                    # optional: why; else read from `over`/`error` as in estimate
-         "fix": {"num_stages": 2, ...},       # optional: the best fitting config there (or null)
-         "source": "E=8,N=7168,...json"}]}    # optional: where the config comes from
-
-Keys other than these are ignored, so a richer check JSON can be passed as it is.
+         "over": [{"resource": "shared-memory", "required": 147456, "limit": 101376}],   # optional
+         "error": null,                       # optional: why it produced no size
+         "message": "...",                    # optional: why, in place of over/error
+         "fix": {"config": {...}, "bytes": 65536, "change": "num_stages 4 -> 2"},      # optional, or null
+                                              #   (or the fitting config itself)
+         "source": "E=8,N=7168,...json", "m": 64, "launch": "up"}]}                  # optional: where from
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from html import escape
 from typing import Any
 
 from tilefit.errors import InputError
@@ -27,23 +32,38 @@ from tilefit.report.page import config_text, details, legend, page, table
 from tilefit.report.svg import Cell, grid
 
 _LABELS = {"fits": "every config fits", "mixed": "some fit", "over": "none fits", "error": "no size"}
+_STATUS = {"fits": True, "does not fit": False, "error": None}
 
 
-def _rows(result: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]], list[str]]:
+def _rows(result: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
     if isinstance(result, Mapping):
         rows, order = result.get("results"), [str(t) for t in result.get("targets") or []]
     else:
         rows, order = result, []
     if not isinstance(rows, Sequence) or not all(isinstance(r, Mapping) and "target" in r for r in rows):
         raise InputError("check result: expected a list of rows with kernel and target, or {'results': [...]}")
-    for r in rows:
-        if str(r["target"]) not in order:
-            order.append(str(r["target"]))
-    return list(rows), order
+    out = [_normalise(r) for r in rows]
+    order += [t for t in dict.fromkeys(r["target"] for r in out) if t not in order]
+    return out, order
 
 
-def _kernel(row: Mapping[str, Any]) -> str:
-    return str(row.get("kernel") or "(kernel)")
+def _normalise(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields the page reads, from either spelling of a result."""
+    fits = _STATUS.get(str(row["status"])) if "status" in row else row.get("fits")
+    fix = row.get("fix")
+    fix_text: str | None
+    if isinstance(fix, Mapping) and isinstance(fix.get("config"), Mapping):
+        fix_text = config_text(fix["config"]) + (f" ({fix['change']})" if fix.get("change") else "")
+    else:
+        fix_text = config_text(fix) if isinstance(fix, Mapping) and fix else None
+    where = " ".join(str(x) for x in (row.get("source"), _m(row), row.get("launch")) if x)
+    return {"kernel": str(row.get("kernel") or "(kernel)"), "target": str(row["target"]), "fits": fits,
+            "config": row.get("config"), "bytes": row.get("bytes"), "limit": row.get("limit"),
+            "why": str(row.get("message") or note(row)), "fix": fix_text, "where": where or None}
+
+
+def _m(row: Mapping[str, Any]) -> str | None:
+    return f"M={row['m']}" if row.get("m") is not None else None
 
 
 def _ratio(row: Mapping[str, Any]) -> float | None:
@@ -56,23 +76,22 @@ def cells(rows: Sequence[Mapping[str, Any]]) -> list[Cell]:
     """One Cell per kernel and target: configs that fit, configs in all, failures, the worst overrun."""
     groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
     for r in rows:
-        groups.setdefault((_kernel(r), str(r["target"])), []).append(r)
+        groups.setdefault((r["kernel"], r["target"]), []).append(r)
     out = []
     for (kernel, target), group in groups.items():
-        worst = [x for r in group if r.get("fits") is False and (x := _ratio(r)) is not None]
-        out.append(Cell(kernel, target, sum(r.get("fits") is True for r in group), len(group),
-                        sum(r.get("fits") is None for r in group), max(worst) if worst else None))
+        worst = [x for r in group if r["fits"] is False and (x := _ratio(r)) is not None]
+        out.append(Cell(kernel, target, sum(r["fits"] is True for r in group), len(group),
+                        sum(r["fits"] is None for r in group), max(worst) if worst else None))
     return out
 
 
 def _failures(rows: Sequence[Mapping[str, Any]]) -> str:
-    bad = sorted((r for r in rows if r.get("fits") is not True), key=lambda r: -(_ratio(r) or 0))
+    bad = sorted((r for r in rows if r["fits"] is not True), key=lambda r: -(_ratio(r) or 0))
     if not bad:
         return "<p>Every config fits every target.</p>"
-    body = [[_kernel(r), r["target"], config_text(r.get("config")), r.get("bytes"), r.get("limit"),
-             f"{x:.2f}x" if (x := _ratio(r)) is not None else None, r.get("message") or note(r),
-             config_text(r["fix"]) if r.get("fix") else None, r.get("source")] for r in bad]
-    head = ["kernel", "target", "config", "bytes", "limit", "ratio", "why", "fix", "source"]
+    body = [[r["kernel"], r["target"], config_text(r["config"]), r["bytes"], r["limit"],
+             f"{x:.2f}x" if (x := _ratio(r)) is not None else None, r["why"], r["fix"], r["where"]] for r in bad]
+    head = ["kernel", "target", "config", "bytes", "limit", "ratio", "why", "fix", "where"]
     return details(f"{len(bad)} configs that do not fit or failed", table(head, body, frozenset({3, 4, 5})), True)
 
 
@@ -80,11 +99,12 @@ def render_check_html(result: Mapping[str, Any] | Sequence[Mapping[str, Any]], t
     """One self-contained page from a check result (shape in the module docstring): the grid, then the failures."""
     rows, targets = _rows(result)
     grid_cells = cells(rows)
-    kernels = list(dict.fromkeys(_kernel(r) for r in rows))
+    kernels = list(dict.fromkeys(r["kernel"] for r in rows))
     counts = {s: sum(c.status == s for c in grid_cells) for s in _LABELS}
-    n_fit = sum(r.get("fits") is True for r in rows)
+    n_fit = sum(r["fits"] is True for r in rows)
+    compiler = result.get("compiler") if isinstance(result, Mapping) else None
     summary = (f'<p class="summary">{n_fit} of {len(rows)} config x target pairs fit; {len(kernels)} kernels, '
-               f"{len(targets)} targets.</p>")
+               f"{len(targets)} targets" + (f"; sized with {escape(str(compiler))}" if compiler else "") + ".</p>")
     if not rows:
         return page(title, [summary])
     return page(title, [summary, legend(counts, _LABELS),
