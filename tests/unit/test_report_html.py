@@ -69,6 +69,8 @@ def test_estimate_page_has_a_chart_per_target_with_each_config_and_the_limit() -
     assert {b["data-bytes"] for b in doc.find("rect", "over")} == {"147456"}
     assert [b["data-config"] for b in doc.find("rect", "error")] == ["BLOCK_N=512"]
     assert {ln["data-limit"] for ln in doc.find("line", "limit")} == {"232448", "101376"}
+    overview = {c["data-column"]: (c["data-fit"], c["data-total"], c["class"]) for c in doc.find("g", "cell")}
+    assert overview == {"sm_90": ("2", "2", "cell fits"), "sm_86": ("1", "3", "cell mixed")}
     text = "".join(doc.text)
     assert "3 of 5 config x target pairs fit" in text
     assert "shared-memory 147456 > 101376" in text  # why it does not fit, from Usage.over

@@ -7,7 +7,7 @@ from html import escape
 from typing import Any
 
 from tilefit.report.page import config_text, details, legend, page, table
-from tilefit.report.svg import Bar, column_chart
+from tilefit.report.svg import Bar, Cell, column_chart, grid
 
 _LABELS = {"fits": "fits", "over": "does not fit", "error": "no size (compile failed)"}
 
@@ -56,6 +56,16 @@ def _section(target: str, rows: Sequence[Mapping[str, Any]]) -> str:
             + details(f"all {len(rows)} configs", table(head, body, frozenset({2, 3, 4}))) + "</section>")
 
 
+def _overview(groups: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
+    """One row of cells, a cell per target: how many configs fit there."""
+    cells = []
+    for target, rows in groups.items():
+        worst = [r["bytes"] / r["limit"] for r in rows if status(r) == "over" and r.get("bytes") and r.get("limit")]
+        cells.append(Cell("configs that fit", target, sum(status(r) == "fits" for r in rows), len(rows),
+                          sum(status(r) == "error" for r in rows), max(worst) if worst else None))
+    return grid(cells, ["configs that fit"], list(groups), "configs that fit, per target")
+
+
 def render_estimate_html(rows: Sequence[Mapping[str, Any]], title: str = "tilefit estimate") -> str:
     """One self-contained page from `tilefit estimate --format json` rows (Usage.to_dict()): a chart per target."""
     groups = _by_target(rows)
@@ -64,4 +74,4 @@ def render_estimate_html(rows: Sequence[Mapping[str, Any]], title: str = "tilefi
              f"targets: {escape(', '.join(groups)) or 'none'}</p>")
     if not rows:
         return page(title, [intro, "<p>No configs were estimated.</p>"])
-    return page(title, [intro, *(_section(t, g) for t, g in groups.items())])
+    return page(title, [intro, _overview(groups), *(_section(t, g) for t, g in groups.items())])

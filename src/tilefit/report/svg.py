@@ -94,8 +94,8 @@ def column_chart(bars: Sequence[Bar], limit: int | None, caption: str) -> str:
         out.append(_bar(b, _LEFT + i * step + (step - width) / 2, width, y, plot_h))
     if limit:
         out.append(f'<line class="limit" x1="{_LEFT}" x2="{_W - _RIGHT}" y1="{y(limit):.1f}" y2="{y(limit):.1f}" '
-                   f'data-limit="{limit}"/><text class="limit-label" x="{_W - _RIGHT}" y="{y(limit) - 5:.1f}" '
-                   f'text-anchor="end">limit {limit} B ({format_short(limit)})</text>')
+                   f'data-limit="{limit}"/><text class="limit-label" x="{_LEFT + 6}" y="{y(limit) - 5:.1f}" '
+                   f'text-anchor="start">limit {limit} B ({format_short(limit)})</text>')  # left: bars rise rightwards
     unknown = len(bars) - len(known)
     tail = f"; {unknown} of unknown size as stubs at the right" if unknown else ""
     out.append(f'<text class="axis" x="{_LEFT + plot_w / 2:.0f}" y="{_H - 10}" text-anchor="middle">'
