@@ -25,7 +25,8 @@ from typing import Any
 
 from tilefit.errors import InputError, TilefitError
 
-_ERROR_LINE = re.compile(r"^tilefit: (?:error: )?(?P<msg>.+)$")
+# tilefit's own "tilefit: error: ..." and argparse's "tilefit fit: error: argument --margin: ..."
+_ERROR_LINE = re.compile(r"^tilefit(?: [a-z]+)?: (?:error: )?(?P<msg>.+)$")
 _MAX_ID = 200
 _MAX_SPEC_BYTES = 1 << 20
 

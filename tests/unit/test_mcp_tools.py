@@ -87,6 +87,12 @@ def test_run_cli_returns_the_json_and_maps_exit_2_to_the_one_line_message() -> N
     assert str(info.value) == "no schema 'nope'; published: " + ", ".join(schemas.names())
 
 
+def test_usage_errors_of_the_cli_come_back_as_their_one_line() -> None:
+    with pytest.raises(ToolFailed) as info:
+        mcp_tools.run_cli(["schema", "a", "b"], LIMITS)
+    assert str(info.value) == "unrecognized arguments: b"
+
+
 def test_check_without_a_check_command_says_so() -> None:
     import importlib.util
 
