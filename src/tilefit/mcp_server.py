@@ -29,8 +29,29 @@ INSTRUCTIONS = (
 )
 
 
-def build_server(limits: Limits) -> Any:
-    """The MCP server with every tool registered; MissingExtraError without the `mcp` package."""
+def serve(limits: Limits) -> None:
+    """Serve over stdin/stdout until the client closes them or stops the server; then kill what still runs."""
+    import signal
+
+    live: set[int] = set()
+    server = build_server(limits, live)
+
+    def stop(signum: int, frame: object) -> None:  # SIGTERM (how clients stop a server) unwinds, running finally
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        server.run("stdio")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        mcp_tools.kill_all(live)
+
+
+def build_server(limits: Limits, live: set[int] | None = None) -> Any:
+    """The MCP server with every tool registered; MissingExtraError without the `mcp` package.
+
+    Compile tools add the process groups of their running commands to `live` (see serve).
+    """
     try:
         import anyio
         from mcp.server.mcpserver import MCPServer
@@ -56,7 +77,7 @@ def build_server(limits: Limits) -> Any:
 
     tool = functools.partial(server.tool, annotations=read_only, structured_output=False)
     _register_quick(tool, call, limits)
-    _register_compile(tool, call, limits)
+    _register_compile(tool, call, limits, live if live is not None else set())
     return server
 
 
@@ -90,7 +111,7 @@ def _register_quick(tool: _Tool, call: _Call, limits: Limits) -> None:
         return text
 
 
-def _register_compile(tool: _Tool, call: _Call, limits: Limits) -> None:
+def _register_compile(tool: _Tool, call: _Call, limits: Limits, live: set[int]) -> None:
     @tool()
     async def estimate(kernel: str | None = None, spec: str | None = None, targets: list[str] | None = None,
                        args: dict[str, str] | None = None, config: dict[str, list[int | float | str]] | None = None,
@@ -102,7 +123,7 @@ def _register_compile(tool: _Tool, call: _Call, limits: Limits) -> None:
         "num_stages": [2, 3]}; targets: e.g. ["sm_90", "gfx942"]. Returns `tilefit estimate --format json`."""
         argv = await call(lambda: mcp_tools.estimate_argv(limits, kernel=kernel, spec=spec, targets=targets,
                                                           args=args, config=config, mode=mode), _QUICK_S)
-        text: str = await call(lambda: mcp_tools.run_cli(argv, limits, timeout_s), limits.timeout_s + 30)
+        text: str = await call(lambda: mcp_tools.run_cli(argv, limits, timeout_s, live), limits.timeout_s + 30)
         return text
 
     @tool()
@@ -115,7 +136,7 @@ def _register_compile(tool: _Tool, call: _Call, limits: Limits) -> None:
         --format json`."""
         argv = await call(lambda: mcp_tools.fit_argv(limits, kernel=kernel, spec=spec, target=target, args=args,
                                                      config=config, problem=problem, margin=margin), _QUICK_S)
-        text: str = await call(lambda: mcp_tools.run_cli(argv, limits, timeout_s), limits.timeout_s + 30)
+        text: str = await call(lambda: mcp_tools.run_cli(argv, limits, timeout_s, live), limits.timeout_s + 30)
         return text
 
     @tool()
@@ -123,5 +144,5 @@ def _register_compile(tool: _Tool, call: _Call, limits: Limits) -> None:
         """Size every recorded kernel config (a trace from `tilefit record`) or config table for every target,
         and say what does not fit and the fix. Returns `tilefit check --format json`."""
         argv = await call(lambda: mcp_tools.check_argv(limits, paths=paths, targets=targets or []), _QUICK_S)
-        text: str = await call(lambda: mcp_tools.run_cli(argv, limits, timeout_s), limits.timeout_s + 30)
+        text: str = await call(lambda: mcp_tools.run_cli(argv, limits, timeout_s, live), limits.timeout_s + 30)
         return text

@@ -241,11 +241,18 @@ def _space_size(limits: Limits, spec: str | None, config: Mapping[str, Sequence[
 # ---------------------------------------------------------------------------- compile tools: run
 
 
-def run_cli(argv: Sequence[str], limits: Limits, timeout_s: float | None = None) -> str:
-    """Run `python -m tilefit ARGV` under the root, killed with its children at the time limit; its JSON text."""
+def run_cli(argv: Sequence[str], limits: Limits, timeout_s: float | None = None,
+            live: set[int] | None = None) -> str:
+    """Run `python -m tilefit ARGV` under the root, killed with its children at the time limit; its JSON text.
+
+    The child leads its own process group (so its compiler workers die with it); its id is in `live` while
+    it runs, for the server to kill what is left when it stops (kill_all).
+    """
     timeout = limits.timeout_s if timeout_s is None else min(max(timeout_s, 1.0), limits.timeout_s)
     proc = subprocess.Popen([sys.executable, "-m", "tilefit", *argv], cwd=limits.root, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, env=_env())
+    running = live if live is not None else set()
+    running.add(proc.pid)
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -257,7 +264,14 @@ def run_cli(argv: Sequence[str], limits: Limits, timeout_s: float | None = None)
         raise
     finally:
         _kill_group(proc.pid)  # compiler workers the command left behind
+        running.discard(proc.pid)
     return _result(argv[0], proc.returncode, out, err, limits)
+
+
+def kill_all(live: set[int]) -> None:
+    """Kill the process groups of the compile tools still running (the server is stopping)."""
+    for pgid in list(live):
+        _kill_group(pgid)
 
 
 def _env() -> dict[str, str]:

@@ -156,3 +156,28 @@ def test_a_hanging_kernel_is_stopped_with_its_children(tmp_path: Path) -> None:
         for _ in range(50):  # the kill is asynchronous: give the kernel a moment to reap
             os.kill(pid, 0)
             time.sleep(0.1)
+
+
+def test_a_client_that_goes_away_takes_the_running_compile_with_it(tmp_path: Path) -> None:
+    pid_file = tmp_path / "child.pid"
+    (tmp_path / "hang.py").write_text(
+        "import subprocess, time\n"
+        f"child = subprocess.Popen(['sleep', '300'])\nopen({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+        "time.sleep(300)\n"
+    )
+
+    async def body(s: ClientSession) -> None:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(lambda: s.call_tool("estimate", {"kernel": "hang.py:k", "config": {"B": [1]},
+                                                           "targets": ["sm_90"]}))
+            with anyio.fail_after(60):
+                while not pid_file.exists():
+                    await anyio.sleep(0.2)
+            tg.cancel_scope.cancel()  # then the session closes: the server reads EOF and stops
+
+    serve(body, root=tmp_path)
+    pid = int(pid_file.read_text())
+    with pytest.raises(ProcessLookupError):
+        for _ in range(100):
+            os.kill(pid, 0)
+            time.sleep(0.1)

@@ -41,7 +41,7 @@ def _positive(kind: type[Any]) -> Any:
 def run(args: argparse.Namespace) -> int:
     """Serve until the client disconnects; a missing SDK is a MissingExtraError (exit 2 in main)."""
     from tilefit.errors import InputError
-    from tilefit.mcp_server import build_server
+    from tilefit.mcp_server import serve
     from tilefit.mcp_tools import Limits
 
     root = (args.root or Path.cwd()).resolve()
@@ -49,5 +49,5 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--root {args.root} is not a folder")
     limits = Limits(root=root, max_log_bytes=args.max_log_bytes, max_configs=args.max_configs,
                     timeout_s=args.timeout)
-    build_server(limits).run("stdio")
+    serve(limits)
     return 0
