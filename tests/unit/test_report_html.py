@@ -184,5 +184,18 @@ def test_text_from_kernels_and_configs_is_escaped_and_the_page_loads_nothing() -
         assert csp["content"].startswith("default-src 'none'")
 
 
+def test_full_mode_adds_registers_and_tpu_rows_say_the_vmem_limit_that_fits() -> None:
+    from dataclasses import replace
+
+    from tilefit.estimate.base import VmemDetail
+
+    full = replace(usage({"BLOCK_N": 128}, "sm_90", 131072, 232448), mode="full", registers=168, spills=0)
+    text = "".join(parse(render_estimate_html([full.to_dict()])).text)
+    assert "regs" in text and "168" in text
+    tpu = Usage("v5e", "scoped-vmem", 50331648, 16777216, "exact", {"block_rows": 1024}, False,
+                vmem=VmemDetail(physical=128 << 20, vmem_limit_bytes=55574528))
+    assert "fits with vmem_limit_bytes=55574528" in "".join(parse(render_estimate_html([tpu.to_dict()])).text)
+
+
 def test_an_empty_estimate_is_a_page_not_an_error() -> None:
     assert "No configs were estimated" in render_estimate_html([])

@@ -21,6 +21,9 @@ def status(row: Mapping[str, Any]) -> str:
 def note(row: Mapping[str, Any]) -> str:
     """Why a row did not fit or failed: its overruns, else the first and last line of its error."""
     over = row.get("over") or []
+    vmem = row.get("vmem") or {}
+    if row.get("fits") is False and vmem.get("vmem_limit_bytes") and not vmem.get("over_physical"):
+        return f"fits with vmem_limit_bytes={vmem['vmem_limit_bytes']}"  # scoped VMEM can be raised to it
     if over:
         return "; ".join(f"{o['resource']} {o['required']} > {o['limit']}" for o in over)
     lines = [ln.strip() for ln in str(row.get("error") or "").splitlines() if ln.strip()]
@@ -46,14 +49,16 @@ def _section(target: str, rows: Sequence[Mapping[str, Any]]) -> str:
     counts = {s: sum(status(r) == s for r in rows) for s in _LABELS}
     bars = [Bar(config_text(r.get("config")), r.get("bytes"), status(r), note(r)) for r in ordered]
     caption = f"{resource} per config on {target}, against its limit"
-    head = ["config", "fits", "bytes", "limit", "%", "note"]
+    full = any(r.get("registers") is not None for r in rows)  # full mode: registers and spills too
+    head = ["config", "fits", "bytes", "limit", "%", *(["regs", "spills"] if full else []), "note"]
     body = [[config_text(r.get("config")), _LABELS[status(r)], r.get("bytes"), r.get("limit"), r.get("percent"),
-             note(r)] for r in ordered]
+             *([r.get("registers"), r.get("spills")] if full else []), note(r)] for r in ordered]
     return (f'<section class="target" data-target="{escape(target, quote=True)}"><h2>{escape(target)}</h2>'
             f'<p class="summary">{counts["fits"]} of {len(rows)} configs fit {escape(resource)} '
             f"({'limit ' + str(limit) + ' B' if limit else 'no known limit'})</p>"
             + legend(counts, _LABELS) + column_chart(bars, limit, caption)
-            + details(f"all {len(rows)} configs", table(head, body, frozenset({2, 3, 4}))) + "</section>")
+            + details(f"all {len(rows)} configs", table(head, body, frozenset(range(2, len(head) - 1))))
+            + "</section>")
 
 
 def _overview(groups: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
