@@ -17,7 +17,7 @@ from tilefit.estimate.base import Mode, Usage
 from tilefit.fit import DeviceModel, fit, score
 from tilefit.fit.perf import blocks_per_sm, reuse, wave_efficiency
 from tilefit.fit.space import as_config, expand, format_config
-from tilefit.targets import get_target
+from tilefit.targets import Target, get_target
 
 LIMIT_90 = 232448
 
@@ -36,22 +36,23 @@ class TableEstimator:
         self.broken = set(broken)
         self.calls: list[tuple[str, int]] = []
 
-    def estimate(self, config: Mapping[str, Any], target: str, mode: Mode = "fast") -> Usage:
+    def estimate(self, config: Mapping[str, Any], target: Target, mode: Mode = "fast") -> Usage:
         return self.estimate_many([config], [target], mode)[0]
 
-    def estimate_many(self, configs: Sequence[Mapping[str, Any]], targets: Sequence[str], mode: Mode = "fast"
-                      ) -> list[Usage]:
+    def estimate_many(self, configs: Sequence[Mapping[str, Any]], targets: Sequence[Target], mode: Mode = "fast",
+                      *, workers: int | None = None, progress: bool | None = None) -> list[Usage]:
         self.calls.append((mode, len(configs)))
+        name = targets[0].name
         out = []
         for c in configs:
             n = self.fn(c)
             if mode == "analytic":
                 n = int(n * self.analytic_scale)
             if mode != "analytic" and c.get("BLOCK_M") in self.broken:
-                out.append(Usage(targets[0], "shared-memory", None, self.limit, mode, dict(c), None,
+                out.append(Usage(name, "shared-memory", None, self.limit, mode, dict(c), None,
                                  error="PTXASError: boom"))
                 continue
-            out.append(Usage(targets[0], "shared-memory", n, self.limit, mode, dict(c), n <= self.limit))
+            out.append(Usage(name, "shared-memory", n, self.limit, mode, dict(c), n <= self.limit))
         return out
 
 
