@@ -124,10 +124,10 @@ class Usage:
             fields["failure"] = Failure(**raw["failure"])
         vmem = raw.get("vmem")
         if vmem:
-            fields["vmem"] = VmemDetail(**{
-                k: tuple(tuple(x) for x in v) if k == "buffers" else tuple(v) if isinstance(v, list) else v
-                for k, v in vmem.items()
-            })
+            parts: dict[str, Any] = dict(vmem)
+            parts["buffers"] = tuple((str(n), int(b)) for n, b in parts.get("buffers") or ())
+            parts["prefetched_inputs"] = tuple(parts.get("prefetched_inputs") or ())
+            fields["vmem"] = VmemDetail(**parts)
         return cls(**fields)
 
     @property

@@ -144,12 +144,15 @@ class TritonEstimator:
         from tilefit.estimate.triton_analytic import AnalyticModel
 
         start = time.perf_counter()
-        if self._analytic is None:
-            self._analytic = AnalyticModel.learn(self.kernel, self.args, task.config)
         try:
+            if self._analytic is None:
+                self._analytic = AnalyticModel.learn(self.kernel, self.args, task.config)
             shared = self._analytic.shared_bytes(task.config, task.target)
         except TilefitError as exc:
             return _failed(task, Failure("input", str(exc), stage="analytic"), time.perf_counter() - start)
+        except Exception as exc:  # the frontend rejected the probe config (e.g. a negative block): a result
+            err = compiler_error(exc)
+            return _failed(task, Failure("compile", str(err), err.stage), time.perf_counter() - start)
         warps = int(task.config.get("num_warps", 4))
         usage = _usage(task, shared, None, warps, time.perf_counter() - start)
         return dataclasses.replace(usage, compiler=f"analytic (triton {_version()})")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tilefit.fit.core import fit
+from tilefit.fit.core import RankInputs, SearchPolicy, fit
 from tilefit.fit.perf import DeviceModel, Score, score
 from tilefit.fit.report import Dropped, FitResult, Ranked
 from tilefit.fit.space import as_config, expand, format_config
@@ -11,8 +11,10 @@ __all__ = [
     "DeviceModel",
     "Dropped",
     "FitResult",
+    "RankInputs",
     "Ranked",
     "Score",
+    "SearchPolicy",
     "as_config",
     "expand",
     "fit",
