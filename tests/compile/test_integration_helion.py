@@ -38,7 +38,8 @@ def test_default_config_does_not_fit_and_is_replaced(small: tuple[Any, ...]) -> 
     assert dict(chosen) != dict(bound.config_spec.default_config())
     after = FitFilter("sm_90").bind(bound, small)
     assert after(chosen) is chosen
-    # FACTS.md: block_sizes [16, 16] with num_stages=3 is the issue's 526336 B; the filter drops it.
+    # block_sizes [16, 16] with num_stages=3 is Helion issue 470's 526336 B (sized by tilefit through
+# Triton, equal to the issue's OutOfResources number); the filter drops it.
     import helion
 
     assert after(helion.Config(block_sizes=[16, 16], num_stages=3, num_warps=4)) is None
@@ -67,7 +68,7 @@ def test_autotune_filter_drops_oversized_configs_inside_a_helion_search(small: t
     search = autotuner.RandomSearch(bound, small)
     if not hasattr(search, "_apply_config_filter"):
         pytest.skip("this helion version applies autotune_config_filter elsewhere")
-    too_big = helion.Config(block_sizes=[16, 16], num_stages=3, num_warps=4)  # 526336 B (FACTS.md)
+    too_big = helion.Config(block_sizes=[16, 16], num_stages=3, num_warps=4)  # 526336 B (Helion issue 470)
     fits = helion.Config(block_sizes=[16, 16], num_stages=1, num_warps=4)  # 132096 B
     kept, indices = search._apply_config_filter([too_big, fits])
     assert kept == [fits] and indices == [1]

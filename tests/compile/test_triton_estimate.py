@@ -1,8 +1,8 @@
 """TritonEstimator against the real Triton compiler (no GPU): exact byte counts, failures as results, cache.
 
 Expected bytes were obtained from the compiler and cross-checked: 98304 for a 128x128x64 fp16 matmul with
-3 stages on sm_90 is FACTS.md's number, and an H200 launch reported the same `metadata.shared` for every
-config of benchmarks/triton_gpu_validate.py (BENCHMARKS.md).
+3 stages on sm_90 is S x (BM*BK + BK*BN) x 2 B (Hopper keeps every stage), and an H200 launch reported
+the same `metadata.shared` for every config of benchmarks/triton_gpu_validate.py (BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def matmul() -> TritonEstimator:
 @pytest.mark.parametrize(
     ("target", "stages", "expected"),
     [
-        ("sm_90", 3, 98304),  # FACTS.md: S x (BM*BK + BK*BN) x 2 on Hopper
+        ("sm_90", 3, 98304),  # S x (BM*BK + BK*BN) x 2 on Hopper
         ("sm_90", 2, 65536),
         ("sm_80", 3, 65536),  # (S - 1) x ... on Ampere
         ("sm_86", 3, 65536),
@@ -86,7 +86,7 @@ def test_over_the_limit_is_a_result(matmul: TritonEstimator) -> None:
 
 
 def test_without_the_jit_specialisation_the_number_is_wrong() -> None:
-    # FACTS.md's pitfall: no tt.divisibility -> loads are not pipelined -> 32768 instead of 98304.
+    # The pitfall: no tt.divisibility -> loads are not pipelined -> 32768 instead of 98304.
     plain = {k: v.split(":")[0] for k, v in _spec("matmul")["args"].items()}
     u = TritonEstimator(_kernel("matmul"), signature=plain, cache=False).estimate(MM, "sm_90")
     assert u.bytes == 32768

@@ -1,6 +1,7 @@
 """fit() logic without a compiler: perf model, ranking, the report, the NoConfigFits diagnosis.
 
-The estimator here is a table of byte counts (the sm_90 matmul formula S*(BM*BK+BK*BN)*2 from FACTS.md);
+The estimator here is a table of byte counts (the sm_90 matmul formula S*(BM*BK+BK*BN)*2 that
+tests/compile/test_triton_estimate.py checks against the compiler);
 what is under test is what fit() does with the numbers, not where they come from (tests/compile does that).
 """
 

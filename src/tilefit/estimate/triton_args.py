@@ -2,9 +2,10 @@
 
 Triton's JIT specialises every non-constexpr argument at launch: a pointer (tensor) or integer divisible
 by 16 gets `tt.divisibility = 16`, an integer equal to 1 becomes a constant. Without the same
-specialisation loads are not pipelined and the shared memory comes out far too small (FACTS.md: 32768
-instead of 98304 for a 128x128x64 fp16 matmul, 3 stages, sm_90). So tilefit never re-implements those rules:
-it turns each declared `Arg` into a value (`stand_in`) and hands it to the JIT's own binder.
+specialisation loads are not pipelined and the shared memory comes out far too small (32768
+instead of 98304 for a 128x128x64 fp16 matmul, 3 stages, sm_90; tests/compile/test_triton_estimate.py).
+So tilefit never re-implements those rules: it turns each declared `Arg` into a value (`stand_in`) and
+hands it to the JIT's own binder.
 
 No triton import here: parsing and describing types needs nothing installed.
 """
