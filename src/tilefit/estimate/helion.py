@@ -172,7 +172,7 @@ def _dominates(config: Mapping[str, Any], smaller: Mapping[str, Any]) -> bool:
 
 
 def _dominated(config: Mapping[str, Any], base: Usage) -> Usage:
-    from tilefit.fit.space import format_config
+    from tilefit.space import format_config
 
     reason = (f"needs at least the {base.bytes} B of {format_config(base.config)}: every tile size and the "
               "stage count are at least as large")
