@@ -8,7 +8,7 @@ from typing import Any
 
 from tilefit.errors import NoConfigFits
 from tilefit.fit.report import Dropped
-from tilefit.fit.space import block_keys, format_config
+from tilefit.space import block_keys, format_config
 
 # Exact bytes of one config (None when it does not compile): lets the diagnosis see what scales.
 Probe = Callable[[Mapping[str, Any]], "int | None"]

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tilefit.estimate.base import Usage
-from tilefit.fit.space import LAUNCH_KEYS, block_keys
+from tilefit.space import block_keys
 from tilefit.targets import Target
 
 Grid = Callable[[Mapping[str, Any]], "tuple[int, ...] | int"]
@@ -185,7 +185,3 @@ def score(
     value = r * amort * hide * pressure * waves * util
     return Score(value, r, amort, bps, hide, pressure, waves, n_prog, util)
 
-
-def launch_options(config: Mapping[str, Any]) -> dict[str, Any]:
-    """The launch options of a config (num_warps, num_stages, ...)."""
-    return {k: config[k] for k in LAUNCH_KEYS if k in config}
