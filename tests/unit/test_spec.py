@@ -14,6 +14,7 @@ import pytest
 from tilefit import spec as sp
 from tilefit.errors import InputError, UnsupportedTarget
 from tilefit.estimate import NAMES, backend, backend_for
+from tilefit.estimate.base import Backend
 from tilefit.space import MAX_CONFIGS, count, expand
 from tilefit.targets import get_target
 
@@ -39,7 +40,7 @@ def one_line_error(out: subprocess.CompletedProcess[str], *needles: str) -> None
 
 def test_registry_names_are_files_with_a_backend_object() -> None:
     for name in NAMES:
-        assert backend(name).name == name
+        assert backend(name).name == name and isinstance(backend(name), Backend)
         assert (ROOT / "src" / "tilefit" / "estimate" / f"{name}.py").is_file()
     with pytest.raises(InputError, match=r"unknown backend 'nvcc'; available: triton, pallas, helion"):
         backend("nvcc")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from tilefit.errors import DoesNotFit
 from tilefit.resources import Resource
@@ -161,6 +161,7 @@ class Estimator(Protocol):
         ...
 
 
+@runtime_checkable
 class Backend(Protocol):
     """One compiler backend: which targets it serves, how it loads a kernel, and its estimator.
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tilefit.errors import InputError
-from tilefit.estimate.base import Failure, FailureKind, Mode, Usage
+from tilefit.estimate.base import Backend, Failure, FailureKind, Mode, Usage
 from tilefit.targets import Target
 
 _BLOCK = re.compile(r"^block_size_(\d+)$")
@@ -271,6 +271,11 @@ class _Backend:
 
         return expand(spec["space"], limit=None) if spec.get("space") else helion_space(kernel)
 
+    def mode(self, requested: str) -> Mode:
+        from tilefit.estimate.triton import BACKEND as TRITON
+
+        return TRITON.mode(requested)
+
 
 def meta_args(spec: Mapping[str, Any]) -> list[Any]:
     """Example arguments from the spec's `args`: 'SHAPE DTYPE' strings become meta tensors, numbers stay."""
@@ -289,10 +294,5 @@ def meta_args(spec: Mapping[str, Any]) -> list[Any]:
             raise InputError(f"helion arg {name}: {raw!r} must look like '[4096, 4096] float16' ({exc})") from None
     return out
 
-    def mode(self, requested: str) -> Mode:
-        from tilefit.estimate.triton import BACKEND as TRITON
 
-        return TRITON.mode(requested)
-
-
-BACKEND = _Backend()
+BACKEND: Backend = _Backend()

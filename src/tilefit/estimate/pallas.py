@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from tilefit.errors import InputError, MissingExtraError, TilefitError
-from tilefit.estimate.base import Mode, Usage
+from tilefit.estimate.base import Backend, Mode, Usage
 from tilefit.estimate.cache import DiskCache, cache_key
 from tilefit.estimate.pallas_compile import TopologyCache, error_summary, measure
 from tilefit.estimate.pallas_layout import TILE_BYTES, Buffer, CallLayout, tiling_problem, trace_layouts
@@ -410,4 +410,4 @@ class _Backend:
         return "analytic" if requested == "analytic" else "exact"
 
 
-BACKEND = _Backend()
+BACKEND: Backend = _Backend()

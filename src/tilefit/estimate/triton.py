@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tilefit.errors import CompileError, InputError, MissingExtraError, TilefitError, UnsupportedTarget
-from tilefit.estimate.base import Failure, Mode, Overrun, Usage
+from tilefit.estimate.base import Backend, Failure, Mode, Overrun, Usage
 from tilefit.estimate.cache import DiskCache, cache_key
 from tilefit.estimate.pool import run_isolated
 from tilefit.estimate.triton_args import Arg, arg_from_value, parse_signature
@@ -386,4 +386,4 @@ class _Backend:
         return _check_mode(requested)  # type: ignore[return-value]
 
 
-BACKEND = _Backend()
+BACKEND: Backend = _Backend()
