@@ -36,6 +36,9 @@ __all__ = [
 ]
 
 ArgValue = Arg | int | float | bool | None
+# Bumped when Usage's stored form changes, so entries of an older tilefit are not read as this one's
+# (2: typed `over` and `failure` instead of extra["reason"] / extra["crashed"]).
+USAGE_SCHEMA = 2
 
 
 def _triton() -> Any:
@@ -202,7 +205,7 @@ class TritonEstimator:
         return cache_key({
             "kernel": self.kernel.cache_key, "signature": sp.signature, "constexprs": _pairs(sp.constexprs),
             "attrs": _pairs(sp.attrs), "options": sp.options, "target": task.target.name, "mode": task.mode,
-            "triton": _version(), "config": task.config,
+            "triton": _version(), "config": task.config, "usage": USAGE_SCHEMA,
         })
 
 
