@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tilefit.errors import NoConfigFits
+from tilefit.errors import InputError, NoConfigFits
 from tilefit.estimate.base import Mode, Usage
 from tilefit.fit import DeviceModel, fit, score
 from tilefit.fit.perf import blocks_per_sm, reuse, wave_efficiency
@@ -208,3 +208,18 @@ def test_tile_utilisation_and_streaming_register_pressure() -> None:
     assert exact.utilisation == 1.0 and padded.utilisation == 0.5 and exact.value > padded.value
     few_warps = score({**row, "num_warps": 2}, u, dev, problem={"BLOCK_SIZE": 16384})
     assert few_warps.register_pressure < exact.register_pressure  # 256 elements per thread vs 32
+
+
+def test_rank_inputs_carry_helion_hints_instead_of_usage_extra() -> None:
+    from tilefit.fit.core import RankInputs, SearchPolicy
+
+    dev = DeviceModel.from_target(get_target("sm_90"))
+    cfg = {"block_size_0": 16, "block_size_1": 64, "num_warps": 4, "num_stages": 1}
+    u = Usage("sm_90", "shared-memory", 132096, LIMIT_90, "fast", cfg, True)
+    plain = RankInputs().score(cfg, u, dev)
+    hinted = RankInputs(reduction=("block_size_1",), held=lambda c: 16384).score(cfg, u, dev)
+    assert hinted.register_pressure < plain.register_pressure and hinted.reuse != plain.reuse
+    with pytest.raises(InputError, match="margin"):
+        SearchPolicy(margin=float("nan"))
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        fit(None, SPACE, "sm_90", estimator=TableEstimator(matmul_bytes), top=3)

@@ -21,6 +21,7 @@ from typing import Any
 
 from tilefit.errors import InputError
 from tilefit.estimate.base import Backend, Failure, FailureKind, Mode, Usage
+from tilefit.space import config_key
 from tilefit.targets import Target
 
 _BLOCK = re.compile(r"^block_size_(\d+)$")
@@ -94,6 +95,7 @@ class HelionEstimator:
         self.bound = bound
         self.args = tuple(args)
         self.monotone = monotone
+        self._held: dict[tuple[tuple[str, Any], ...], int] = {}
 
     def estimate(self, config: Mapping[str, Any], target: str | Target, mode: Mode = "fast") -> Usage:
         """Usage of the largest launch of this config (an error Usage when it does not generate)."""
@@ -112,9 +114,15 @@ class HelionEstimator:
         worst = failed[0] if failed else max(usages, key=lambda u: u.bytes or 0)
         constexprs = constexpr_args(launches[0])
         held = math.prod(v for k, v in constexprs.items() if "RDIM" in k.upper())
+        self._held[config_key(flat)] = held
         extra = {**worst.extra, "launches": len(launches), "kernel": _name(launches[0].kernel),
-                 "constexprs": constexprs, "held_elements": held, "reduction_keys": self.reduction_keys()}
+                 "constexprs": constexprs}
         return dataclasses.replace(worst, config=flat, extra=extra)
+
+    def held_elements(self, config: Mapping[str, Any]) -> int:
+        """Elements a config's tile row holds whole (the product of Helion's _RDIM_SIZE_* constexprs; 1 when
+        the config was not sized): RankInputs.held for the register-pressure factor."""
+        return self._held.get(config_key(flat_config(config) if "block_sizes" in config else config), 1)
 
     def reduction_keys(self) -> list[str]:
         """Flat keys of block sizes that tile an inner loop (not a grid dimension): the K-like dims."""

@@ -75,9 +75,13 @@ class RankInputs:
     sm_count: int | None = None
     fixed: Mapping[str, int] | None = None
     names: Mapping[str, str] | None = None
+    reduction: tuple[str, ...] = ()  # block keys of inner (K-like) loops, e.g. HelionEstimator.reduction_keys()
+    held: Callable[[Mapping[str, Any]], int] | None = None  # elements a config holds whole per tile row
 
     def score(self, config: Mapping[str, Any], usage: Usage | None, device: DeviceModel) -> Score:
-        return score(config, usage, device, grid=self.grid, problem=self.problem)
+        held = self.held(config) if self.held is not None else 1
+        return score(config, usage, device, grid=self.grid, problem=self.problem, reduction=self.reduction,
+                     held=held)
 
 
 _POLICY_KEYS = frozenset(f.name for f in dataclasses.fields(SearchPolicy))

@@ -6,6 +6,7 @@ backend, estimate/helion.py; it is re-exported here for the callers of tilefit.f
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -48,8 +49,9 @@ def fit_helion(
     if fit_kwargs.get("measure") and "bench" not in fit_kwargs:
         fit_kwargs["bench"] = helion_bench(bound, args)
     policy = fit_kwargs.pop("policy", None) or SearchPolicy()
-    return fit(None, configs, tgt, estimator=est, policy=policy.but(analytic=False),
-               rank=RankInputs(fixed=fixed, names=names), **fit_kwargs)
+    rank = dataclasses.replace(fit_kwargs.pop("rank", None) or RankInputs(), fixed=fixed, names=names,
+                               reduction=tuple(est.reduction_keys()), held=est.held_elements)
+    return fit(None, configs, tgt, estimator=est, policy=policy.but(analytic=False), rank=rank, **fit_kwargs)
 
 
 def helion_bench(bound: Any, args: Sequence[Any]) -> Any:

@@ -158,14 +158,16 @@ def score(
     *,
     grid: Grid | None = None,
     problem: Mapping[str, int] | None = None,
+    reduction: Sequence[str] = (),
+    held: int = 1,
 ) -> Score:
-    """Score one config that fits (higher is better)."""
+    """Score one config that fits (higher is better).
+
+    `reduction`: block keys that tile an inner loop, not the output (Helion's K-like dims); `held`:
+    elements each tile row keeps live beyond its tile sizes (a full-width dim Helion holds whole).
+    """
     warps = int(config.get("num_warps", 4))
     stages = int(config.get("num_stages", 1) or 1)
-    extra = usage.extra if usage is not None else {}
-    reduction = [str(k) for k in extra.get("reduction_keys", ())]
-    # Elements each tile row keeps live beyond its tile sizes (a full-width dim Helion holds whole).
-    held = int(extra.get("held_elements", 1))
     r = reuse(config, reduction)
     w = work(config)
     amort = w / (w + 1024)

@@ -20,12 +20,14 @@ from tilefit.space import expand
 from tilefit.yamlio import load_yaml
 
 
-def _device_score(target: str) -> Callable[[Usage], float]:
-    from tilefit.fit.perf import DeviceModel, score
+def _device_score(target: str, rank: Any = None) -> Callable[[Usage], float]:
+    from tilefit.fit.core import RankInputs
+    from tilefit.fit.perf import DeviceModel
     from tilefit.targets import get_target
 
     device = DeviceModel.from_target(get_target(target))
-    return lambda u: score(u.config, u, device).value
+    inputs = rank or RankInputs()
+    return lambda u: inputs.score(u.config, u, device).value
 
 
 def gpu_populations(plan: Mapping[str, Any], root: Path, workers: int | None) -> list[Population]:
@@ -69,6 +71,7 @@ def helion_populations(plan: Mapping[str, Any], root: Path) -> list[Population]:
     """Size every config of every Helion kernel of the plan through the Triton code Helion generates."""
     from tilefit.estimate.helion import HelionEstimator, helion_space
     from tilefit.estimate.triton import load_module_file
+    from tilefit.fit.core import RankInputs
 
     section = plan["helion"]
     out = []
@@ -84,7 +87,8 @@ def helion_populations(plan: Mapping[str, Any], root: Path) -> list[Population]:
             out.append(Population(
                 kernel=k["name"], target=target, usages=usages, fixed_keys=tuple(k.get("fixed", ())),
                 estimate=_helion_again(est, target),
-                score=_device_score(target), k_key=inner[0] if inner else None,
+                score=_device_score(target, RankInputs(reduction=tuple(inner), held=est.held_elements)),
+                k_key=inner[0] if inner else None,
             ))
     return out
 
