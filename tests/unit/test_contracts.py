@@ -85,3 +85,10 @@ def test_usage_round_trips_through_json_with_its_typed_parts() -> None:
         again = Usage.from_dict(json.loads(json.dumps(usage.to_dict())))
         assert again == usage
     assert u.reason == "shared-memory 262144 B > 232448 B on sm_90 (1.13x)" and failed.reason == ""
+
+
+def test_the_json_row_has_exactly_the_typed_view_keys() -> None:
+    from tilefit.estimate.base import UsageRow
+
+    row = Usage("sm_90", "shared-memory", 1, 2, "fast", {}, True).to_dict()
+    assert set(row) == set(UsageRow.__annotations__)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict, cast, runtime_checkable
 
 from tilefit.errors import DoesNotFit
 from tilefit.resources import Resource
@@ -67,6 +67,45 @@ class VmemDetail:
     physical_reported: int | None = None
 
 
+class OverrunRow(TypedDict):
+    resource: str
+    required: int
+    limit: int
+    target: str
+
+
+class FailureRow(TypedDict):
+    kind: str
+    message: str
+    stage: str
+    returncode: int | None
+    stderr: str
+
+
+class UsageRow(TypedDict):
+    """One row of `tilefit estimate --format json` (Usage.to_dict): what renderers and tools read."""
+
+    target: str
+    resource: str
+    bytes: int | None
+    limit: int | None
+    mode: str
+    config: dict[str, Any]
+    fits: bool | None
+    error: str | None
+    seconds: float
+    registers: int | None
+    spills: int | None
+    threads: int | None
+    tensor_memory: int | None
+    over: list[OverrunRow]
+    failure: FailureRow | None
+    vmem: dict[str, Any] | None
+    compiler: str | None
+    extra: dict[str, Any]
+    percent: float | None
+
+
 @dataclasses.dataclass(frozen=True)
 class Usage:
     """On-chip memory of one config on one target, as the compiler (or a model) reports it.
@@ -106,17 +145,18 @@ class Usage:
             return None
         return 100.0 * self.bytes / self.limit
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> UsageRow:
         """A JSON-ready dict (the documented `tilefit estimate --format json` row)."""
         d = dataclasses.asdict(self)
         d["config"] = dict(self.config)
         d["extra"] = dict(self.extra)
+        d["over"] = [dataclasses.asdict(o) for o in self.over]
         d["percent"] = self.percent
-        return d
+        return cast(UsageRow, d)
 
     @classmethod
-    def from_dict(cls, raw: Mapping[str, Any]) -> Usage:
-        """Inverse of to_dict(): the typed parts are rebuilt; unknown keys (e.g. `percent`) are ignored."""
+    def from_dict(cls, raw: Mapping[str, Any]) -> Usage:  # a UsageRow, or any mapping read from JSON
+        """Inverse of to_dict() (also of its JSON): the typed parts are rebuilt; `percent` is ignored."""
         names = {f.name for f in dataclasses.fields(cls)}
         fields = {k: v for k, v in raw.items() if k in names}
         fields["over"] = tuple(Overrun(**o) for o in raw.get("over") or ())
