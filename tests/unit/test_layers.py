@@ -15,6 +15,7 @@ FORBIDDEN = {
     "space": ("estimate", "fit", "cli", "measure"),
     "resources": ("estimate", "fit", "kb", "targets"),
     "spec": ("fit", "cli", "measure"),
+    "fit": ("cli", "measure", "spec"),
 }
 
 
@@ -39,3 +40,36 @@ def test_layers_are_one_way() -> None:
                 if parts[0] == "tilefit" and len(parts) > 1 and parts[1] in banned:
                     problems.append(f"{f.relative_to(SRC)} imports {module}")
     assert not problems, problems
+
+
+def _package_graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for f in SRC.rglob("*.py"):
+        rel = f.relative_to(SRC).with_suffix("").parts
+        here = rel[0] if rel[0] != "__init__" else "tilefit"
+        for module in _imports(f):
+            parts = module.split(".")
+            if parts[0] == "tilefit" and len(parts) > 1 and parts[1] != here:
+                graph.setdefault(here, set()).add(parts[1])
+    return graph
+
+
+def test_no_import_cycle_through_the_backend_seam() -> None:
+    """No cycle between top-level packages that passes through estimate, fit, spec, measure or their leaves."""
+    graph = _package_graph()
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, todo = set(), [start]
+        while todo:
+            node = todo.pop()
+            for nxt in graph.get(node, ()):
+                if nxt == goal:
+                    return True
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return False
+
+    seam = ("estimate", "fit", "spec", "measure", "space", "resources", "targets", "errors", "userfile")
+    cycles = [(a, b) for a in seam for b in sorted(graph.get(a, ())) if reaches(b, a)]
+    assert not cycles, cycles
