@@ -54,15 +54,20 @@ def count(space: Space) -> int | None:
     return math.prod(len(v) for v in _grid(space)[1])
 
 
+def check_size(space: Space, limit: int | None = MAX_CONFIGS) -> None:
+    """InputError when a grid or list space has more than `limit` configs (None: no cap); builds nothing."""
+    n = count(space)
+    if limit is not None and n is not None and n > limit:
+        raise InputError(f"the space has {n} configs, more than the cap of {limit}; narrow the space or raise "
+                         "the cap (--max-configs N on the command line, max_configs= in the API)")
+
+
 def expand(space: Space, *, limit: int | None = MAX_CONFIGS) -> list[Config]:
     """Every config of a space, in order, without duplicates; InputError above `limit` configs (None: no cap).
 
     The size of a grid is checked before any config is built, so a huge space is refused at once.
     """
-    n = count(space)
-    if limit is not None and n is not None and n > limit:
-        raise InputError(f"the space has {n} configs, more than the cap of {limit}; narrow the space or raise "
-                         "the cap (--max-configs N on the command line, max_configs= in the API)")
+    check_size(space, limit)
     if isinstance(space, Mapping):
         keys, values = _grid(space)
         configs = [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*values)]

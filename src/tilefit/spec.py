@@ -17,7 +17,7 @@ from typing import Any
 
 from tilefit.errors import InputError
 from tilefit.estimate.base import Backend, Estimator, Usage
-from tilefit.space import LAUNCH_KEYS, MAX_CONFIGS, expand
+from tilefit.space import LAUNCH_KEYS, MAX_CONFIGS, check_size
 from tilefit.targets import Target, load_targets
 
 # A spec is a few kilobytes; anything larger (or endless, like /dev/zero) is not a spec.
@@ -258,12 +258,10 @@ def plan(spec: Spec, targets: Sequence[Target], *, max_configs: int | None = MAX
 def _job(backend: Backend, targets: list[Target], spec: Spec, max_configs: int | None) -> Job:
     assert spec.kernel is not None
     mapping = spec.as_mapping()
-    if spec.space:
-        expand(spec.space, limit=max_configs)  # refuse a huge grid before the kernel file is imported
+    check_size(spec.space, max_configs)  # a huge grid is refused before the kernel file is imported
     kernel = backend.load(spec.kernel, mapping)
     configs = backend.space(kernel, mapping)
-    if max_configs is not None and len(configs) > max_configs:
-        expand(configs, limit=max_configs)  # raises with the cap's message
+    check_size(configs, max_configs)  # the kernel's own space (Pallas, Helion)
     if not configs:
         raise InputError(f"{spec.kernel}: empty config space; give --spec space.yaml or --config K=V1,V2")
     return Job(backend, kernel, mapping, configs, targets)

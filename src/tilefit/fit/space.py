@@ -8,6 +8,7 @@ from tilefit.space import (
     Space,
     as_config,
     block_keys,
+    check_size,
     config_key,
     count,
     expand,
@@ -15,5 +16,6 @@ from tilefit.space import (
 )
 
 __all__ = [
-    "LAUNCH_KEYS", "Config", "Space", "as_config", "block_keys", "config_key", "count", "expand", "format_config",
+    "LAUNCH_KEYS", "Config", "Space", "as_config", "block_keys", "check_size", "config_key", "count", "expand",
+    "format_config",
 ]
