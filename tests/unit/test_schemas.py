@@ -35,8 +35,11 @@ def test_enums_equal_the_literals() -> None:
 
 
 def test_usage_fields_are_the_schema_properties() -> None:
+    from tilefit.estimate.base import UsageRow
+
     row = Usage("sm_90", "shared-memory", 1, 2, "fast", {}, True).to_dict()
-    assert set(row) == set(schemas.load("estimate")["$defs"]["usage"]["properties"])
+    properties = set(schemas.load("estimate")["$defs"]["usage"]["properties"])
+    assert set(row) == properties == set(UsageRow.__annotations__)
 
 
 def test_a_row_that_breaks_the_contract_is_reported_with_its_path() -> None:
