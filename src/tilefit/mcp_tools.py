@@ -124,7 +124,8 @@ def estimate_argv(limits: Limits, *, kernel: str | None, spec: str | None, targe
     """The `tilefit estimate` command line of a tool call, after checking its paths and the size of its space."""
     if mode not in ("fast", "full", "analytic"):
         raise InputError(f"unknown mode {mode!r}; choose fast, full or analytic")
-    argv = ["estimate", *_kernel_args(limits, kernel, spec, args, config), "--mode", mode, "--format", "json"]
+    argv = ["estimate", *_kernel_args(limits, kernel, spec, args, config), "--mode", mode,
+            "--max-configs", str(limits.max_configs), "--format", "json"]
     if targets:
         argv += ["--target", ",".join(_names(targets))]
     n = _space_size(limits, spec, config) * max(len(targets or _spec_targets(limits, spec)), 1)
@@ -140,7 +141,8 @@ def fit_argv(limits: Limits, *, kernel: str | None, spec: str | None, target: st
     """The `tilefit fit` command line of a tool call."""
     if not (math.isfinite(margin) and 0 <= margin < 10):
         raise InputError(f"margin {margin} must be a number from 0 to 10 (0.10 is a 10% safety margin)")
-    argv = ["fit", *_kernel_args(limits, kernel, spec, args, config), "--margin", str(margin), "--format", "json"]
+    argv = ["fit", *_kernel_args(limits, kernel, spec, args, config), "--margin", str(margin),
+            "--max-configs", str(limits.max_configs), "--format", "json"]
     if target:
         argv += ["--target", _names([target])[0]]
     argv += [f"--problem={k}={int(v)}" for k, v in (problem or {}).items()]
