@@ -31,7 +31,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import importlib
-import math
 import os
 import pickle
 import shutil
@@ -50,6 +49,7 @@ from types import FrameType
 from typing import Any, Literal
 
 from tilefit.errors import CompileError, SettingsError
+from tilefit.settings import memory_problem, timeout_problem
 
 Status = Literal["ok", "error", "timeout", "oom", "crashed"]
 
@@ -58,8 +58,6 @@ _MAX_FRAME = 64 * 1024 * 1024  # a result larger than this is not read (a Usage 
 _TAIL = 8000  # bytes of a child's stderr kept in an Outcome
 _LOG_ENV = "TILEFIT_ISOLATE_LOG"  # the child's stderr file, for child_stderr()
 _CHILD = "from tilefit.isolate import _child_main; _child_main()"
-_MAX_TIMEOUT_S = 7 * 24 * 3600.0
-_MAX_MEMORY_MB = 1 << 24  # 16 TiB: anything above is a typo (and overflows rlim_t on some systems)
 # Text by which a child that could not even load its modules shows a memory limit too small for them.
 _LOAD_FAILURES = ("failed to map segment from shared object", "OpenBLAS error: Memory allocation")
 _OOM_WORDS = ("out of memory", "memoryerror", "bad_alloc", "cannot allocate memory")
@@ -90,24 +88,6 @@ class Limits:
     def of(cls, settings: Any) -> Limits:
         """The limits a Settings object gives (compile_timeout_s, compile_memory_mb)."""
         return cls(float(settings.compile_timeout_s), int(settings.compile_memory_mb))
-
-
-def timeout_problem(value: float) -> str | None:
-    """Why a compile timeout is unusable, or None (the one timeout rule; settings.py uses it too)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        return "expected a finite number of seconds"
-    if not 0 < value <= _MAX_TIMEOUT_S:
-        return f"must be more than 0 and at most {_MAX_TIMEOUT_S:g} s (a compile may hang: there is no 'no limit')"
-    return None
-
-
-def memory_problem(value: int) -> str | None:
-    """Why a memory limit in MB is unusable, or None (0 means no limit)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        return "expected a whole number of MB"
-    if not 0 <= value <= _MAX_MEMORY_MB:
-        return f"must be 0 (no limit) or at most {_MAX_MEMORY_MB} MB"
-    return None
 
 
 @dataclasses.dataclass(frozen=True)
