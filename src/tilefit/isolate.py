@@ -374,9 +374,10 @@ class _Session:
                 f"{_line(text, 'memory') if text else 'no output'})")
 
     def _out_of_memory(self, code: int | None, text: str) -> str:
+        how = _line(text, "memory") if code is None else f"{_describe(code)}: {_line(text, 'memory')}"
         return (f"the compiler ran out of host memory under the {self.limits.memory_mb} MB limit "
-                f"(TILEFIT_COMPILE_MEMORY_MB; {_describe(code)}: {_line(text, 'memory')}); the tile holds too "
-                "many elements per thread: lower the BLOCK sizes or raise num_warps, or raise the limit")
+                f"(TILEFIT_COMPILE_MEMORY_MB; {how}); the tile holds too many elements per thread: lower the "
+                "BLOCK sizes or raise num_warps, or raise the limit")
 
 
 def _raise_terminated(signum: int, _frame: FrameType | None) -> None:

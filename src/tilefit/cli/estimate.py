@@ -71,6 +71,10 @@ def _estimate(args: argparse.Namespace) -> list[Usage]:
     arg_types = {**{str(k): str(v) for k, v in (spec.get("args") or {}).items()},
                  **_parse_pairs(args.arg, "--arg", str)}
     names = _split(args.target) if args.target else [str(t) for t in _as_list(spec.get("targets") or [])]
+    if not names:  # [tool.tilefit] targets / TILEFIT_TARGETS
+        from tilefit.settings import Settings
+
+        names = list(Settings.from_env().targets)
     targets = [load_targets().get(n) for n in names] if names else []
     tpus = [t for t in targets if t.kind == "tpu"]
     gpus = [t for t in targets if t.kind != "tpu"]

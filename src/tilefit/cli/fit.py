@@ -74,6 +74,10 @@ def _fit(args: argparse.Namespace) -> Any:
     arg_types = {**{str(k): str(v) for k, v in (spec.get("args") or {}).items()},
                  **_parse_pairs(args.arg, "--arg", str)}
     targets = spec.get("targets") or []
+    if not targets:  # [tool.tilefit] targets / TILEFIT_TARGETS
+        from tilefit.settings import Settings
+
+        targets = list(Settings.from_env().targets)
     target = args.target or (str(targets[0]) if targets else "auto")
     problem = {k: int(v) for k, v in _parse_pairs(args.problem, "--problem", str).items()}
     try:

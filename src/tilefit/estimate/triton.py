@@ -16,12 +16,11 @@ import dataclasses
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
+from tilefit import isolate, store
 from tilefit.errors import CompileError, DoesNotFit, InputError, MissingExtraError, TilefitError
-from tilefit.estimate.base import Mode, Usage
-from tilefit.estimate.cache import DiskCache, cache_key
-from tilefit.estimate.pool import run_isolated
+from tilefit.estimate.base import Failure, Mode, Usage
 from tilefit.estimate.triton_args import Arg, arg_from_value, parse_signature
 from tilefit.estimate.triton_kernel import KernelRef, kernel_ref, unwrap_kernel
 from tilefit.progress import progress_bar
@@ -37,6 +36,9 @@ __all__ = [
 # Triton's default when a kernel's tensor memory has no per-target limit (CompiledKernel._init_handles).
 _TMEM_COLUMNS = 512
 ArgValue = Arg | int | float | bool | None
+# "auto": a pool of persistent worker processes when a sweep is long enough to pay for them, else in-process;
+# "per-job": every config compiled in a fresh child (a sandbox); "none": always in this process.
+Isolation = Literal["auto", "per-job", "none"]
 
 
 def _triton() -> Any:
@@ -102,12 +104,17 @@ class TritonEstimator:
         signature: Mapping[str, Arg | str] | None = None,
         cache: bool = True,
         settings: Settings | None = None,
+        isolation: Isolation = "auto",
     ) -> None:
         self.kernel = unwrap_kernel(kernel)
         self.settings = settings or Settings.from_env()
         self.args: dict[str, ArgValue] = {**_bind_args(self.kernel, args), **parse_signature(signature or {})}
-        self.cache = DiskCache(self.settings.cache_dir / "triton") if cache and self.settings.use_cache else None
+        use = cache and self.settings.use_cache
+        self.cache = store.Store(self.settings.cache_dir / "triton", store.USAGE) if use else None
         self._ref = kernel_ref(self.kernel)
+        if isolation == "per-job" and self._ref is None:
+            raise InputError(f"{self.kernel.__name__} is not defined at module level; a child process must import it")
+        self.isolation = isolation
         self._analytic: Any = None
 
     def estimate(self, config: Mapping[str, Any], target: str | Target = "auto", mode: Mode = "fast") -> Usage:
@@ -153,14 +160,14 @@ class TritonEstimator:
         # A worker costs a few seconds to start (it imports triton): pool only when the serial run
         # would take longer than that (about 0.1 s a config in fast mode, 1.5 s in full mode).
         serial_s = len(todo) * (1.5 if tasks and tasks[0].mode == "full" else 0.1)
-        if len(todo) > 1 and n_workers > 1 and self._ref is not None and (serial_s >= 5 or workers):
-            out = run_isolated(
-                _run_task, [tasks[i] for i in todo], workers=n_workers,
-                timeout_s=self.settings.compile_timeout_s, memory_mb=self.settings.compile_memory_mb,
-                on_done=lambda _i, _r: bar(),
+        pool = len(todo) > 1 and n_workers > 1 and self._ref is not None and (serial_s >= 5 or bool(workers))
+        if todo and (self.isolation == "per-job" or (self.isolation == "auto" and pool)):
+            out = isolate.run_many(
+                _run_task, [tasks[i] for i in todo], limits=isolate.Limits.of(self.settings),
+                workers=n_workers, fresh=self.isolation == "per-job", preload=("triton",),
+                on_done=lambda _i, _o: bar(),
             )
-            fresh = [r if isinstance(r, Usage) else _failed(tasks[i], r.message, 0.0)
-                     for i, r in zip(todo, out, strict=True)]
+            fresh = [_from_outcome(tasks[i], o) for i, o in zip(todo, out, strict=True)]
         else:
             fresh = []
             for i in todo:
@@ -184,7 +191,7 @@ class TritonEstimator:
             sp = tc.specialise(self.kernel, _gpu_target(task.target), _stand_ins(task.args), task.config)
         except (TilefitError, Exception):
             return None
-        return cache_key({
+        return store.key({
             "kernel": self.kernel.cache_key, "signature": sp.signature, "constexprs": _pairs(sp.constexprs),
             "attrs": _pairs(sp.attrs), "options": sp.options, "target": task.target.name, "mode": task.mode,
             "triton": _triton().__version__, "config": task.config,
@@ -228,21 +235,36 @@ def _gpu_target(target: Target) -> Any:
 
 
 def _run_task(task: _Task) -> Usage:
-    """Worker entry point (module level, so spawn can pickle it)."""
+    """Entry point in an isolated child (module level, so the child can import it)."""
     assert task.ref is not None
     try:
         kernel = task.ref.load()
-    except Exception as exc:
-        return _failed(task, f"cannot load kernel {task.ref.qualname}: {exc}", 0.0)
-    return _measure(kernel, task)
+    except Exception as exc:  # the runner names a memory limit too small to load the module
+        raise InputError(f"cannot load kernel {task.ref.qualname}: {type(exc).__name__}: {exc}") from exc
+    # In a child, fd 2 already is a log file the parent reads: diagnostics survive an abort there.
+    return _measure(kernel, task, capture=isolate.child_stderr)
 
 
-def _measure(kernel: Any, task: _Task) -> Usage:
-    """Compile one task in this process; every compiler failure becomes a Usage with `error`."""
+def _from_outcome(task: _Task, o: isolate.Outcome) -> Usage:
+    """A child's Usage, or a failed Usage saying why the child gave none (not cached: `crashed`)."""
+    if o.status == "ok" and isinstance(o.value, Usage):
+        return o.value
+    kind = o.failure_kind or "crash"
+    usage = _failed(task, o.message or o.status, o.seconds)
+    failure = Failure(kind, usage.error or "", "isolate", o.returncode, o.stderr_tail)
+    return dataclasses.replace(usage, failure=failure, extra={**usage.extra, "crashed": True})
+
+
+def _measure(kernel: Any, task: _Task, capture: Any = None) -> Usage:
+    """Compile one task in this process; every compiler failure becomes a Usage with `error`.
+
+    `capture` is the context manager that collects compiler diagnostics (fd 2); the default redirects
+    fd 2 into a temporary file.
+    """
     from tilefit.estimate import triton_compile as tc
 
     start = time.perf_counter()
-    with tc.captured_stderr() as log:
+    with (capture or tc.captured_stderr)() as log:
         try:
             target = _gpu_target(task.target)
             sp = tc.specialise(kernel, target, _stand_ins(task.args), task.config)
