@@ -255,9 +255,16 @@ class _Session:
         pool = [self.start() for _ in range(workers)]
         while pending or any(c.index is not None for c in pool):
             for child in pool:
-                if child.index is None and pending:
-                    self._send(child, pending.popleft(), fn, tasks)
+                while child.index is None and pending:
+                    index = pending.popleft()
+                    unsent = self._send(child, index, fn, tasks)
+                    if unsent is not None:
+                        results[index] = unsent
+                        if on_done is not None:
+                            on_done(index, unsent)
             busy = [c for c in pool if c.index is not None]
+            if not busy:
+                continue
             now = time.monotonic()
             ready = set(wait([c.fd for c in busy], timeout=max(0.0, min(c.started for c in busy)
                                                                 + self.limits.timeout_s - now)))
@@ -277,16 +284,20 @@ class _Session:
                         pool[i] = self.start()
         return [r if r is not None else Outcome("crashed", message="not run") for r in results]
 
-    def _send(self, child: _Child, index: int, fn: Callable[[Any], Any], tasks: Sequence[Any]) -> None:
+    def _send(self, child: _Child, index: int, fn: Callable[[Any], Any], tasks: Sequence[Any]) -> Outcome | None:
+        """Give the child a job; an Outcome (error) when the job cannot be pickled for it."""
+        try:
+            frame = pickle.dumps((index, pickle.dumps((fn, tasks[index]))))
+        except Exception as exc:
+            return Outcome("error", message=f"the job cannot be sent to a child process: {type(exc).__name__}: {exc}")
         child.index, child.started, child.log_start = index, time.monotonic(), _size(child.log)
-        payload = pickle.dumps((fn, tasks[index]))
-        frame = pickle.dumps((index, payload))
         assert child.proc.stdin is not None
         try:
             child.proc.stdin.write(_HEADER.pack(len(frame)) + frame)
             child.proc.stdin.flush()
         except OSError:  # the child is already gone; its end of stdout shows it
             pass
+        return None
 
     def _poll(self, child: _Child, readable: bool) -> Outcome | None:
         """The outcome of the child's job if it ended (result, death or deadline), else None."""

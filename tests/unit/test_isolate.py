@@ -188,3 +188,8 @@ def _wait_gone(marker: str, seconds: float = 5) -> bool:
     for pid in _pids_with(marker):  # clean up what this test started before failing
         os.kill(pid, signal.SIGKILL)
     return False
+
+
+def test_a_task_that_cannot_be_pickled_is_an_error_result() -> None:
+    out = run_many(abs, [-1, lambda: 0, -3], limits=NO_MEMORY_LIMIT)
+    assert [o.status for o in out] == ["ok", "error", "ok"] and "cannot be sent" in out[1].message
