@@ -35,7 +35,6 @@ import os
 import pickle
 import shutil
 import signal
-import struct
 import subprocess
 import sys
 import tempfile
@@ -49,15 +48,16 @@ from types import FrameType
 from typing import Any, Literal
 
 from tilefit.errors import CompileError, SettingsError
+from tilefit.isolate_child import HEADER, LOG_ENV, child_stderr, file_size, tail
 from tilefit.settings import memory_problem, timeout_problem
+
+__all__ = ["Job", "Limits", "Outcome", "Terminated", "call_job", "child_stderr", "run_many", "run_one"]
 
 Status = Literal["ok", "error", "timeout", "oom", "crashed"]
 
-_HEADER = struct.Struct(">Q")
 _MAX_FRAME = 64 * 1024 * 1024  # a result larger than this is not read (a Usage is a few hundred bytes)
 _TAIL = 8000  # bytes of a child's stderr kept in an Outcome
-_LOG_ENV = "TILEFIT_ISOLATE_LOG"  # the child's stderr file, for child_stderr()
-_CHILD = "from tilefit.isolate import _child_main; _child_main()"
+_CHILD = "from tilefit.isolate_child import main; main()"
 # Text by which a child that could not even load its modules shows a memory limit too small for them.
 _LOAD_FAILURES = ("failed to map segment from shared object", "OpenBLAS error: Memory allocation")
 _OOM_WORDS = ("out of memory", "memoryerror", "bad_alloc", "cannot allocate memory")
@@ -157,25 +157,6 @@ def run_many(
         return session.run(fn, tasks, max(1, min(workers, len(tasks))), fresh, on_done)
 
 
-@contextlib.contextmanager
-def child_stderr() -> Iterator[Callable[[], str]]:
-    """Inside a child: what the job prints to fd 2 from now on (its tail), read from the child's log file.
-
-    The estimator passes this as its capture strategy in a child instead of redirecting fd 2 into an
-    unlinked temporary file, which an abort would take with it ("LLVM ERROR: out of memory" lost).
-    """
-    log = os.environ.get(_LOG_ENV, "")
-    if not log:
-        raise RuntimeError("child_stderr() is only available inside a tilefit.isolate child")
-    start = _size(Path(log))
-
-    def read() -> str:
-        sys.stderr.flush()
-        return _tail(Path(log), start, 1 << 20)
-
-    yield read
-
-
 # ---------------------------------------------------------------------------------------------- parent side
 
 
@@ -235,7 +216,7 @@ class _Session:
         assert self.tmp is not None
         self.started += 1
         log = self.tmp / f"child-{self.started}.log"
-        env = {**os.environ, **self.env, _LOG_ENV: str(log),
+        env = {**os.environ, **self.env, LOG_ENV: str(log),
                # the caller's sys.path, so children import tilefit and kernel modules exactly as it does
                "PYTHONPATH": os.pathsep.join(p or os.getcwd() for p in sys.path)}
         with open(log, "wb") as err:
@@ -290,10 +271,10 @@ class _Session:
             frame = pickle.dumps((index, pickle.dumps((fn, tasks[index]))))
         except Exception as exc:
             return Outcome("error", message=f"the job cannot be sent to a child process: {type(exc).__name__}: {exc}")
-        child.index, child.started, child.log_start = index, time.monotonic(), _size(child.log)
+        child.index, child.started, child.log_start = index, time.monotonic(), file_size(child.log)
         assert child.proc.stdin is not None
         try:
-            child.proc.stdin.write(_HEADER.pack(len(frame)) + frame)
+            child.proc.stdin.write(HEADER.pack(len(frame)) + frame)
             child.proc.stdin.flush()
         except OSError:  # the child is already gone; its end of stdout shows it
             pass
@@ -320,14 +301,14 @@ class _Session:
         return None
 
     def _frames(self, child: _Child, elapsed: float) -> Outcome | None:
-        while len(child.buf) >= _HEADER.size:
-            (size,) = _HEADER.unpack_from(child.buf)
+        while len(child.buf) >= HEADER.size:
+            (size,) = HEADER.unpack_from(child.buf)
             if size > _MAX_FRAME:
                 return self._unreadable(child, elapsed, f"a result of {size} B (the limit is {_MAX_FRAME} B)")
-            if len(child.buf) < _HEADER.size + size:
+            if len(child.buf) < HEADER.size + size:
                 return None
-            frame = bytes(child.buf[_HEADER.size:_HEADER.size + size])
-            del child.buf[:_HEADER.size + size]
+            frame = bytes(child.buf[HEADER.size:HEADER.size + size])
+            del child.buf[:HEADER.size + size]
             try:
                 message = pickle.loads(frame)
                 kind = message[0]
@@ -375,7 +356,7 @@ class _Session:
                        f"the compiler process sent an unreadable result: {why}")
 
     def _stderr(self, child: _Child) -> str:
-        return _tail(child.log, child.log_start, _TAIL)
+        return tail(child.log, child.log_start, _TAIL)
 
     def _too_small(self, text: str) -> str:
         mb = self.limits.memory_mb
@@ -442,25 +423,6 @@ def _line(text: str, needle: str) -> str:
     return hit[:300]
 
 
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
-
-
-def _tail(path: Path, start: int, limit: int) -> str:
-    """At most `limit` bytes from the end of `path`, not before `start` (never reads the whole file)."""
-    try:
-        with open(path, "rb") as f:
-            end = f.seek(0, os.SEEK_END)
-            f.seek(max(start, end - limit))
-            data = f.read(limit)
-    except OSError:
-        return ""
-    return data.decode("utf-8", "replace")
-
-
 def _loaded_mb() -> int | None:
     """This process's data size in MB, rounded up to 64 MB: what a child needs to import what it did."""
     try:
@@ -469,70 +431,3 @@ def _loaded_mb() -> int | None:
     except (OSError, StopIteration, ValueError, IndexError):
         return None
     return -(-kb // (64 * 1024)) * 64
-
-
-# ----------------------------------------------------------------------------------------------- child side
-
-
-def _child_main() -> None:
-    """Entry of a child: argv = [memory_mb, comma-separated modules to preload]; frames on stdin/stdout."""
-    out = os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)  # whatever a job prints must not corrupt the protocol
-    _watch_parent()
-    try:
-        _limit_memory(int(sys.argv[1]))
-        for name in filter(None, sys.argv[2].split(",")):
-            importlib.import_module(name)
-    except BaseException as exc:  # reported as data; the parent decides what it means
-        _write(out, ("load-failed", f"{type(exc).__name__}: {exc}"))
-        return
-    _write(out, ("ready",))
-    while True:
-        frame = _read(sys.stdin.buffer)
-        if frame is None:
-            return
-        index, payload = pickle.loads(frame)
-        try:
-            fn, task = pickle.loads(payload)
-            result: tuple[Any, ...] = ("done", index, "ok", fn(task))
-        except BaseException as exc:  # SystemExit in a job is a failed job, not a silent success
-            result = ("done", index, "error", f"{type(exc).__name__}: {exc}")
-        _write(out, result, index)
-
-
-def _limit_memory(memory_mb: int) -> None:
-    if memory_mb > 0:
-        import resource
-
-        limit = memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
-
-
-def _watch_parent() -> None:
-    """Kill this child's process group when the parent disappears (SIGKILLed: no finally ran)."""
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os.killpg(os.getpgid(0), signal.SIGKILL)
-
-    threading.Thread(target=watch, daemon=True).start()
-
-
-def _write(out: Any, message: tuple[Any, ...], index: int | None = None) -> None:
-    try:
-        data = pickle.dumps(message)
-    except Exception as exc:  # an unpicklable result is a failed job
-        data = pickle.dumps(("done", index, "error", f"the result cannot be sent back: {type(exc).__name__}: {exc}"))
-    out.write(_HEADER.pack(len(data)) + data)
-    out.flush()
-
-
-def _read(inp: Any) -> bytes | None:
-    head = inp.read(_HEADER.size)
-    if len(head) < _HEADER.size:
-        return None
-    (size,) = _HEADER.unpack(head)
-    data: bytes = inp.read(size)
-    return data if len(data) == size else None
