@@ -181,13 +181,17 @@ def _scalar(value: Any) -> bool:
     return value is None or isinstance(value, (str, int, bool))
 
 
+def _value(value: Any, depth: int = 0) -> bool:
+    """A config value: a JSON scalar or a (nested) list of them; never a mapping."""
+    if isinstance(value, list):
+        return depth < 4 and all(_value(v, depth + 1) for v in value)
+    return _scalar(value)
+
+
 def _config(value: Any) -> dict[str, Any] | None:
-    """A config: a mapping of names to JSON scalars (or lists of them)."""
-    if not isinstance(value, dict):
+    """A config: a mapping of names to config values."""
+    if not isinstance(value, dict) or not all(isinstance(k, str) and _value(v) for k, v in value.items()):
         return None
-    for k, v in value.items():
-        if not isinstance(k, str) or not (_scalar(v) or (isinstance(v, list) and all(map(_scalar, v)))):
-            return None
     return dict(value)
 
 
