@@ -15,7 +15,8 @@ from __future__ import annotations
 import dataclasses
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import Any, Literal
 
 from tilefit import isolate, store
@@ -255,7 +256,8 @@ def _from_outcome(task: _Task, o: isolate.Outcome) -> Usage:
     return dataclasses.replace(usage, failure=failure, extra={**usage.extra, "crashed": True})
 
 
-def _measure(kernel: Any, task: _Task, capture: Any = None) -> Usage:
+def _measure(kernel: Any, task: _Task, capture: Callable[[], AbstractContextManager[Callable[[], str]]] | None = None
+             ) -> Usage:
     """Compile one task in this process; every compiler failure becomes a Usage with `error`.
 
     `capture` is the context manager that collects compiler diagnostics (fd 2); the default redirects
