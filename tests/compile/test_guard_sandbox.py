@@ -116,20 +116,25 @@ def test_cli_timeout_stops_the_tools_a_compile_started(tmp_path: Path) -> None:
     assert _gone(marker)
 
 
-def test_cli_ctrl_c_exits_130_and_leaves_nothing(tmp_path: Path) -> None:
-    # D4: Ctrl-C left the compile children running with no timeout, and their temporary directory.
-    marker = f"tilefit-cli-ctrl-c-{os.getpid()}"
+@pytest.mark.parametrize(("signum", "code", "last"), [
+    (signal.SIGINT, 130, "tilefit: interrupted"),
+    (signal.SIGTERM, 143, "tilefit: stopped by signal 15; its compile processes were stopped"),
+], ids=["ctrl-c", "sigterm"])
+def test_cli_interrupted_exits_with_one_line_and_leaves_nothing(tmp_path: Path, signum: int, code: int,
+                                                                last: str) -> None:
+    # D4: Ctrl-C or SIGTERM left the compile children running with no timeout, and their temporary directory.
+    marker = f"tilefit-cli-interrupted-{os.getpid()}-{signum}"
     proc = _cli(tmp_path, marker)
     try:
         deadline = time.monotonic() + 60
         while len(_pids_with(marker)) < 2 and time.monotonic() < deadline:
             time.sleep(0.2)
         assert _pids_with(marker), "the compile children never started"
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signum)
         _, err = proc.communicate(timeout=30)
     finally:
         proc.kill()
-    assert proc.returncode == 130 and err.strip().splitlines()[-1] == "tilefit: interrupted", err
+    assert proc.returncode == code and err.strip().splitlines() == [last], err
     assert _gone(marker) and not list(tmp_path.glob("tilefit-isolate-*"))
 
 
