@@ -191,8 +191,8 @@ class _Session:
         self.started = 0
 
     def __enter__(self) -> _Session:
-        self._trap_signals()
         self.tmp = Path(tempfile.mkdtemp(prefix="tilefit-isolate-"))
+        self._trap_signals()
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -312,14 +312,16 @@ class _Session:
             try:
                 message = pickle.loads(frame)
                 kind = message[0]
+                if kind == "load-failed":
+                    child.load_error = str(message[1])
+                elif kind == "done":
+                    status, value = str(message[2]), message[3]
             except Exception as exc:  # a truncated or foreign frame: the child is not trusted to be sane
                 return self._unreadable(child, elapsed, f"{type(exc).__name__}: {exc}")
             if kind == "ready":
                 child.ready = True
-            elif kind == "load-failed":
-                child.load_error = str(message[1])
             elif kind == "done":
-                return self._done(child, str(message[2]), message[3], elapsed)
+                return self._done(child, status, value, elapsed)
         return None
 
     def _done(self, child: _Child, status: str, value: Any, elapsed: float) -> Outcome:
