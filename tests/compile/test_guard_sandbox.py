@@ -99,12 +99,14 @@ def test_job_exception_is_an_error_outcome() -> None:
 
 def _cli(tmp_path: Path, marker: str, **env: str) -> subprocess.Popen[str]:
     (tmp_path / "hanging.py").write_text(HANGING.replace("{marker}", marker))
-    cmd = [sys.executable, "-m", "tilefit", "estimate", "hanging.py:k", "--target", "sm_90",
+    # Ctrl-C raises KeyboardInterrupt even where this test runs with SIGINT ignored (a `&` job)
+    main = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+            "from tilefit.cli import main; sys.exit(main(sys.argv[1:]))")
+    cmd = [sys.executable, "-c", main, "estimate", "hanging.py:k", "--target", "sm_90",
            "--arg", "x_ptr=*fp32:16", "--config", "BLOCK=64,128", "--workers", "2"]
     return subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONPATH": str(ROOT / "src"), "TMPDIR": str(tmp_path),
-                                 "TILEFIT_USE_CACHE": "0", **env},
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                                 "TILEFIT_USE_CACHE": "0", **env})
 
 
 def test_cli_timeout_stops_the_tools_a_compile_started(tmp_path: Path) -> None:
