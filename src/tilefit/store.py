@@ -284,12 +284,14 @@ USAGE: RecordKind[Usage] = RecordKind("usage", encode_usage, decode_usage)
 
 
 def decode_decision(raw: Any) -> dict[str, Any] | None:
-    """A guard decision: a mapping whose `config`/`was` are configs and whose `keep` are config indices."""
+    """A guard decision: a mapping whose `config`/`was`/`changes` are configs, `keep` config indices."""
     if not isinstance(raw, dict):
         return None
-    for name in ("config", "was"):
+    for name in ("config", "was", "changes"):  # configs, or the keys a fallback changed
         if name in raw and _config(raw[name]) is None:
             return None
+    if not _text(raw.get("compiler")):
+        return None
     if "keep" in raw and not (isinstance(raw["keep"], list) and raw["keep"] and all(_nat(i, False) for i in raw["keep"])
                               and len(set(raw["keep"])) == len(raw["keep"])):
         return None

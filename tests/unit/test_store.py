@@ -169,7 +169,8 @@ def test_guard_decisions_survive_poison_and_stale_indices(tmp_path: Path) -> Non
         path.write_text(text)
         assert store.get("sm_90", "key") is None and store.keep("sm_90", "key", 3) is None
     for value in ({"keep": [-1]}, {"keep": [True]}, {"keep": []}, {"keep": [0, 0]}, {"keep": "0"},
-                  {"config": [1]}, {"config": {"BLOCK": {"x": 1}}}, {"dropped": [1]}):
+                  {"config": [1]}, {"config": {"BLOCK": {"x": 1}}}, {"dropped": [1]}, {"changes": 3},
+                  {"compiler": 3}):
         doc = {"schema": 2, "kind": "guard-decision", "tools": TOOLS, "value": value}
         path.write_text(json.dumps(doc))
         assert store.get("sm_90", "key") is None, value
