@@ -11,11 +11,12 @@ out of time is replaced) and per-job children (`fresh=True`: one interpreter per
 
 - One memory rule: RLIMIT_DATA = `Limits.memory_mb` (0: no limit), set by the child itself before it
   imports anything. Not RLIMIT_AS: file-backed mappings of shared objects count against RLIMIT_AS (CUDA
-  builds of torch map GBs of libraries), but not against RLIMIT_DATA. Measured on the 2-core CI box
-  (triton 3.9.0, torch 2.13 CPU): importing triton + torch peaks at 813 MiB of address space but 222 MiB
-  of data; under RLIMIT_AS=300 MB libtorch_cpu.so fails to map, under RLIMIT_DATA=300 MB it loads. The
-  512x512x64 fp16 matmul with 4 warps (full mode, sm_90) under 600 MB aborts with `LLVM ERROR: out of
-  memory` under either limit (RLIMIT_DATA: SIGABRT after 11.9 s, 624 MiB peak RSS), so it stays "oom".
+  builds of torch map GBs of libraries), but not against RLIMIT_DATA. Measured with
+  `benchmarks/isolate_rlimit.py --compile` (triton 3.9.0, torch 2.13 CPU, a shared 2-core box): importing
+  triton + torch peaks at 813 MiB of address space but 221 MiB of data; under RLIMIT_AS=300 MB
+  libtorch_cpu.so fails to map, under RLIMIT_DATA=300 MB it loads. The 512x512x64 fp16 matmul with 4 warps
+  (full mode, sm_90) under 600 MB aborts with `LLVM ERROR: out of memory` (SIGABRT) under either limit
+  (RLIMIT_DATA: after 12 to 33 s, peak RSS 624 MiB), so it stays "oom".
 - One timeout rule: a job's deadline is `Limits.timeout_s` (> 0 and finite) after it is sent; past it
   the child's whole process group is killed with SIGKILL.
 - One result type: `Outcome(status, value, returncode, stderr_tail, seconds, message)`.
