@@ -277,7 +277,7 @@ def _consistent(fits: Any, size: Any, limit: Any, error: Any, over: Sequence[Any
 
 def encode_usage(usage: Usage) -> dict[str, Any]:
     """The JSON form of a Usage (Usage.to_dict)."""
-    return usage.to_dict()
+    return dict(usage.to_dict())
 
 
 USAGE: RecordKind[Usage] = RecordKind("usage", encode_usage, decode_usage)
