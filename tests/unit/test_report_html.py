@@ -157,8 +157,10 @@ def test_check_reads_the_check_report_as_tilefit_check_writes_it() -> None:
               ]}
     doc = parse(render_check_html(report))
     cells = {(c["data-row"], c["data-column"]): c for c in doc.find("g", "cell")}
-    assert cells["fused_moe_kernel", "sm_90"]["class"] == "cell fits"
-    sm86 = cells["fused_moe_kernel", "sm_86"]
+    row = "fused_moe_kernel · " + common["source"]  # a grid row per kernel and table
+    assert set(cells) == {(row, "sm_90"), (row, "sm_86")}
+    assert cells[row, "sm_90"]["class"] == "cell fits"
+    sm86 = cells[row, "sm_86"]
     assert (sm86["data-fit"], sm86["data-total"], sm86["class"]) == ("0", "2", "cell over")
     text = "".join(doc.text)
     assert "BLOCK_SIZE_K=64 (BLOCK_SIZE_K 128 -> 64)" in text and "shared-memory 196608 > 101376" in text

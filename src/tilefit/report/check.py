@@ -6,7 +6,7 @@ bare list of its `results`. What is read of each result (other keys are ignored)
     {"targets": ["sm_86", "gfx942"],          # optional: the grid's column order
      "compiler": "triton 3.9.0",              # optional: said in the summary
      "results": [                             # one row per kernel, config and target
-        {"kernel": "fused_moe_kernel",        # the grid's row
+        {"kernel": "fused_moe_kernel",        # the grid's row (with `source`, when given)
          "target": "sm_86",                   # the grid's column
          "status": "does not fit",            # "fits", "does not fit" or "error"
                                               #   (or "fits": true / false / null)
@@ -57,7 +57,10 @@ def _normalise(row: Mapping[str, Any]) -> dict[str, Any]:
     else:
         fix_text = config_text(fix) if isinstance(fix, Mapping) and fix else None
     where = " ".join(str(x) for x in (row.get("source"), _m(row), row.get("launch")) if x)
-    return {"kernel": str(row.get("kernel") or "(kernel)"), "target": str(row["target"]), "fits": fits,
+    kernel = str(row.get("kernel") or "(kernel)")
+    # A row of the grid per kernel, and per table or trace when the results say where they come from.
+    label = f"{kernel} · {row['source']}" if row.get("source") else kernel
+    return {"kernel": kernel, "row": label, "target": str(row["target"]), "fits": fits,
             "config": row.get("config"), "bytes": row.get("bytes"), "limit": row.get("limit"),
             "why": str(row.get("message") or note(row)), "fix": fix_text, "where": where or None}
 
@@ -73,10 +76,10 @@ def _ratio(row: Mapping[str, Any]) -> float | None:
 
 
 def cells(rows: Sequence[Mapping[str, Any]]) -> list[Cell]:
-    """One Cell per kernel and target: configs that fit, configs in all, failures, the worst overrun."""
+    """One Cell per grid row (kernel, or kernel and source) and target: how many fit, failures, the worst overrun."""
     groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
     for r in rows:
-        groups.setdefault((r["kernel"], r["target"]), []).append(r)
+        groups.setdefault((r["row"], r["target"]), []).append(r)
     out = []
     for (kernel, target), group in groups.items():
         worst = [x for r in group if r["fits"] is False and (x := _ratio(r)) is not None]
@@ -99,14 +102,15 @@ def render_check_html(result: Mapping[str, Any] | Sequence[Mapping[str, Any]], t
     """One self-contained page from a check result (shape in the module docstring): the grid, then the failures."""
     rows, targets = _rows(result)
     grid_cells = cells(rows)
-    kernels = list(dict.fromkeys(r["kernel"] for r in rows))
+    grid_rows = list(dict.fromkeys(r["row"] for r in rows))
     counts = {s: sum(c.status == s for c in grid_cells) for s in _LABELS}
     n_fit = sum(r["fits"] is True for r in rows)
     compiler = result.get("compiler") if isinstance(result, Mapping) else None
-    summary = (f'<p class="summary">{n_fit} of {len(rows)} config x target pairs fit; {len(kernels)} kernels, '
+    n_kernels = len({r["kernel"] for r in rows})
+    summary = (f'<p class="summary">{n_fit} of {len(rows)} config x target pairs fit; {n_kernels} kernels, '
                f"{len(targets)} targets" + (f"; sized with {escape(str(compiler))}" if compiler else "") + ".</p>")
     if not rows:
         return page(title, [summary])
     return page(title, [summary, legend(counts, _LABELS),
-                        grid(grid_cells, kernels, targets, "configs that fit, per kernel and target"),
+                        grid(grid_cells, grid_rows, targets, "configs that fit, per kernel (and table) and target"),
                         "<h2>What does not fit</h2>", _failures(rows)])

@@ -12,7 +12,7 @@ _CSS = (
     "body{font-family:system-ui,sans-serif;max-width:64rem;margin:1.5rem auto;padding:0 1rem;line-height:1.45;"
     "color:#222}section{border:1px solid #ccc;border-radius:8px;padding:.5rem 1.2rem 1rem;margin:1rem 0}"
     "table{border-collapse:collapse;font-size:.85rem}td,th{border-bottom:1px solid #e4e4e4;padding:2px 8px;"
-    "text-align:left;vertical-align:top}td.num{text-align:right;font-family:monospace}code{background:#f4f4f4}"
+    "text-align:left;vertical-align:top}td.num,th{white-space:nowrap}.scroll{overflow-x:auto}td.num{text-align:right;font-family:monospace}code{background:#f4f4f4}"
     "svg{max-width:100%;height:auto;font-size:12px}svg .grid{stroke:#e6e6e6}svg .tick,svg .axis{fill:#555}"
     "svg .limit{stroke:#b71c1c;stroke-width:2;stroke-dasharray:6 4}svg .limit-label{fill:#b71c1c;font-weight:bold}"
     "svg .marker-label{fill:#1565c0;font-weight:bold}svg .cell text{fill:#fff;font-weight:bold}"
@@ -47,7 +47,7 @@ def table(head: Sequence[str], rows: Iterable[Sequence[Any]], numeric: frozenset
         cells.append("<tr>" + "".join(
             f'<td class="num">{escape(_text(v))}</td>' if i in numeric else f"<td>{escape(_text(v))}</td>"
             for i, v in enumerate(row)) + "</tr>")
-    return "".join([*cells, "</tbody></table>"])
+    return "".join(['<div class="scroll">', *cells, "</tbody></table></div>"])  # wide tables scroll, not the page
 
 
 def details(summary: str, content: str, open_: bool = False) -> str:

@@ -19,6 +19,7 @@ COLOURS = {
 }
 _W, _H, _LEFT, _RIGHT, _TOP, _BOTTOM = 960, 280, 78, 16, 28, 34
 _MAX_STEP = 64  # a few configs get bars of at most this pitch, left-aligned
+_LABEL_CHARS = 60  # longest row label of a grid shown whole
 _STUB = 6  # height of the bar of a config whose bytes are unknown (not compiled, or failed)
 
 
@@ -121,7 +122,7 @@ def _bar(b: Bar, x: float, width: float, y: Callable[[float], float], plot_h: fl
 
 def grid(cells: Sequence[Cell], rows: Sequence[str], columns: Sequence[str], caption: str) -> str:
     """A rows x columns grid of cells coloured by how many configs fit; each cell says `fit/total`."""
-    label_w = min(max([len(r) for r in rows] + [8]) * 7 + 16, 360)
+    label_w = min(max([len(r) for r in rows] + [8]) * 7 + 16, _LABEL_CHARS * 7 + 16)
     cw, ch, head = 96, 30, 36
     width, height = label_w + cw * len(columns) + 8, head + ch * len(rows) + 8
     by_key = {(c.row, c.column): c for c in cells}
@@ -132,8 +133,9 @@ def grid(cells: Sequence[Cell], rows: Sequence[str], columns: Sequence[str], cap
                    f'text-anchor="middle">{escape(col)}</text>')
     for i, row in enumerate(rows):
         ty = head + i * ch
+        short = row if len(row) <= _LABEL_CHARS else "…" + row[-(_LABEL_CHARS - 1):]  # the end names the table
         out.append(f'<text class="row" x="{label_w - 8}" y="{ty + ch / 2 + 4:.0f}" text-anchor="end">'
-                   f"{escape(row)}</text>")
+                   f"<title>{escape(row)}</title>{escape(short)}</text>")
         for j, col in enumerate(columns):
             cell = by_key.get((row, col))
             if cell is not None:
