@@ -22,7 +22,7 @@ from typing import Any
 
 from tilefit.errors import InputError
 from tilefit.fit.space import as_config, format_config
-from tilefit.guard.autotune import fitting_configs
+from tilefit.guard.decide import fitting_configs
 from tilefit.settings import Settings
 
 Prune = Callable[..., list[Any]]
