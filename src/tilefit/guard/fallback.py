@@ -81,7 +81,9 @@ def helion_decision(bound: Any, args: Sequence[Any], device: DeviceInfo, config:
     def best(target: Any) -> list[dict[str, Any]]:  # the whole space, ranked (fit/helion.py)
         return [dict(fit_helion(bound, args, target.name).config)]
 
-    spec = specialisation_key({f"arg{i}": a for i, a in enumerate(args) if _sizable(a)})
+    # Helion specialises on shapes too (its block sizes and reduction dims follow them).
+    shapes = [list(getattr(a, "shape", ())) for a in args]
+    spec = f"{specialisation_key({f'arg{i}': a for i, a in enumerate(args) if _sizable(a)})} shapes={shapes}"
     decision = decide(helion_handle(bound, args), flat_config(config), best, spec, device,
                       settings=settings, warn=warn)
     return config if not decision.changes else to_helion(bound, decision.config)
