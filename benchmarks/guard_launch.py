@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -33,9 +34,20 @@ def add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):  # type: ignore[no-untyp
     tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
 
 
-def pair(fn: Any, tmp: Path) -> tuple[Any, Any]:
+def pair(fn: Any, tmp: Path, **options: Any) -> tuple[Any, Any]:
     """(plain, guarded): two JITFunctions of one source."""
-    return triton.jit(fn), guard(triton.jit(fn), settings=Settings(cache_dir=tmp))
+    return triton.jit(fn), guard(triton.jit(fn), settings=Settings(cache_dir=tmp), **options)
+
+
+def first_launch(plain: Any, guarded: Any) -> dict[str, float]:
+    """Seconds of the first launch (compile; for the guarded one the check too), Triton's disk cache off."""
+    out = {}
+    for name, launch in (("plain_s", plain), ("guarded_s", guarded)):
+        t0 = time.perf_counter()
+        launch()
+        torch.cuda.synchronize()
+        out[name] = round(time.perf_counter() - t0, 3)
+    return out
 
 
 def interleaved(plain: Any, guarded: Any, n: int) -> dict[str, float]:
@@ -67,6 +79,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=20000)
     ap.add_argument("--out", default="guard_launch.json")
     ns = ap.parse_args()
+    os.environ["TRITON_ALWAYS_COMPILE"] = "1"  # first launches compile for real (not from ~/.triton)
     tmp = Path(ns.out).resolve().parent / "guard-cache"
     rows: dict[str, Any] = {"device": torch.cuda.get_device_name(), "triton": triton.__version__,
                             "torch": torch.__version__}
@@ -87,7 +100,11 @@ def main() -> None:
     args = (a, b, c, mm, mm, mm, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
     cfg = {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 8, "num_warps": 4, "num_stages": 3}
     p, g = pair(matmul.matmul_kernel.fn, tmp)
+    rows["matmul_256_first_launch"] = first_launch(lambda: p[(16,)](*args, **cfg), lambda: g[(16,)](*args, **cfg))
     rows["matmul_256_12_args"] = interleaved(lambda: p[(16,)](*args, **cfg), lambda: g[(16,)](*args, **cfg), ns.n)
+    p, g = pair(add, tmp, tunable=("BLOCK",))  # a guard that may change tiles launches through its relauncher
+    rows["vector_add_4096_tunable"] = interleaved(lambda: p[(4,)](x, y, out, 4096, BLOCK=1024),
+                                                  lambda: g[(4,)](x, y, out, 4096, BLOCK=1024), ns.n)
     Path(ns.out).write_text(json.dumps(rows, indent=1))
     print(json.dumps(rows, indent=1))
 

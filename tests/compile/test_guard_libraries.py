@@ -39,16 +39,19 @@ def _liger() -> list[tuple[str, Any, list[str], Any]]:
     from liger_kernel.ops import geglu, rms_norm, swiglu
 
     x, y, w = torch.randn(4, 2048), torch.randn(4, 2048), torch.randn(2048)
+    xs, ws = torch.randn(32768, 256), torch.randn(256)  # many short rows: Liger's block RMS norm kernel
     return [
         ("geglu", geglu, ["_geglu_tanh_forward_kernel"], lambda: geglu.geglu_forward(x, y)),  # keywords
         ("swiglu", swiglu, ["_swiglu_forward_kernel", "_swiglu_forward_kernel_tiled"],
          lambda: swiglu.swiglu_forward(x, y)),
         ("rms_norm", rms_norm, ["_rms_norm_forward_kernel", "_block_rms_norm_forward_kernel"],  # positional
          lambda: rms_norm.rms_norm_forward(x, w, 1e-6, 0.0, "llama", False)),
+        ("block_rms_norm", rms_norm, ["_rms_norm_forward_kernel", "_block_rms_norm_forward_kernel"],
+         lambda: rms_norm.rms_norm_forward(xs, ws, 1e-6, 0.0, "llama", False)),
     ]
 
 
-@pytest.mark.parametrize("case", [0, 1, 2], ids=["geglu", "swiglu", "rms_norm"])
+@pytest.mark.parametrize("case", [0, 1, 2, 3], ids=["geglu", "swiglu", "rms_norm", "block_rms_norm"])
 def test_liger_ops_through_their_own_wrappers(case: int, tmp_path: Path) -> None:
     name, module, names, call = _liger()[case]
     fns = [getattr(module, n) for n in names if hasattr(module, n)]

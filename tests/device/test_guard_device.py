@@ -43,12 +43,16 @@ def _liger_cases() -> list[tuple[str, Any, Any, Any]]:
     y = torch.randn(64, 4096, device="cuda", dtype=torch.bfloat16)
     w = torch.randn(4096, device="cuda", dtype=torch.bfloat16)
     b = torch.randn(4096, device="cuda", dtype=torch.bfloat16)
+    xs = torch.randn(32768, 256, device="cuda", dtype=torch.bfloat16)  # many short rows: the block kernel
+    ws = torch.randn(256, device="cuda", dtype=torch.bfloat16)
     return [
         ("geglu", geglu, ["_geglu_tanh_forward_kernel"], lambda: geglu.geglu_forward(x, y)[2]),
         ("swiglu", swiglu, ["_swiglu_forward_kernel", "_swiglu_forward_kernel_tiled"],
          lambda: swiglu.swiglu_forward(x, y)[2]),
         ("rms_norm", rms_norm, ["_rms_norm_forward_kernel", "_block_rms_norm_forward_kernel"],
          lambda: rms_norm.rms_norm_forward(x, w, 1e-6, 0.0, "llama", False)[0]),
+        ("block_rms_norm", rms_norm, ["_rms_norm_forward_kernel", "_block_rms_norm_forward_kernel"],
+         lambda: rms_norm.rms_norm_forward(xs, ws, 1e-6, 0.0, "llama", False)[0]),
         ("layer_norm", layer_norm, ["_layer_norm_forward_kernel"],
          lambda: layer_norm.layer_norm_forward(x, w, b, 1e-6)[0]),
         ("softmax", softmax, ["_softmax_single_block_forward_kernel", "_softmax_multi_block_forward_kernel"],

@@ -23,9 +23,13 @@ class DecisionStore:
         if self._data is None:
             try:
                 raw = json.loads(self.path.read_text())
-                self._data = dict(raw.get("decisions", {}))
             except (OSError, ValueError):
-                self._data = {}
+                raw = None
+            decisions = raw.get("decisions") if isinstance(raw, dict) else None
+            # A file of another shape (edited, truncated into valid JSON, another tool's) holds nothing (D10).
+            if not isinstance(decisions, dict):
+                decisions = {}
+            self._data = {k: v for k, v in decisions.items() if isinstance(v, dict)}
         return self._data
 
     def get(self, device: str, key: str) -> Mapping[str, Any] | None:
@@ -41,9 +45,13 @@ class DecisionStore:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.path.parent, suffix=".tmp")
-            with os.fdopen(fd, "w") as f:
-                json.dump(doc, f, indent=1, sort_keys=True, default=str)
-            os.replace(tmp, self.path)
+            try:
+                with os.fdopen(fd, "w") as f:
+                    json.dump(doc, f, indent=1, sort_keys=True, default=str)
+                os.replace(tmp, self.path)
+            except OSError:
+                os.unlink(tmp)  # a full disk leaves no empty temporary behind (D25)
+                raise
         except OSError:
             pass
 
