@@ -76,11 +76,13 @@ def test_oversized_config_falls_back_in_every_argument_style(style: str, tmp_pat
     with stand_in(86, SM86, matmul_kernel) as drv:
         with pytest.raises(triton.runtime.errors.OutOfResources):  # what the plain launch does
             matmul_kernel[(1,)](*args, **kwargs, **BIG)
-        matmul_kernel.device_caches.clear()
         g = guard(matmul_kernel, settings=settings(tmp_path))
         with pytest.warns(TilefitWarning, match=r"num_stages=5 does not fit .*101376 B.*num_stages=4 instead"):
             g[(1,)](*args, **kwargs, **BIG)
-    assert drv.launches[-1].num_stages == 4 and drv.launches[-1].shared == 98304
+        assert drv.launches[-1].num_stages == 4 and drv.launches[-1].shared == 98304
+        uninstall(matmul_kernel)  # and without the guard, Triton compiles what was asked again
+        with pytest.raises(triton.runtime.errors.OutOfResources):
+            matmul_kernel[(1,)](*args, **kwargs, **BIG)
 
 
 def test_later_launches_are_served_by_tritons_cache_and_the_decision_persists(tmp_path: Path) -> None:

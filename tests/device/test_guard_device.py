@@ -28,6 +28,21 @@ pytestmark = pytest.mark.device
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "kernels"))
 
 
+@pytest.fixture(autouse=True)
+def _fresh_kernels() -> Any:
+    """Each test starts with unguarded kernels and empty Triton caches (another test may have guarded them)."""
+    from matmul import matmul_kernel
+    from tma_matmul import device_tma_matmul_kernel, tma_matmul_kernel
+
+    kernels = (matmul_kernel, tma_matmul_kernel, device_tma_matmul_kernel)
+    for k in kernels:
+        uninstall(k)
+        k.device_caches.clear()
+    yield
+    for k in kernels:
+        uninstall(k)
+
+
 def _limit() -> int:
     from triton.runtime.driver import driver
 
@@ -101,8 +116,7 @@ def test_matmul_both_sides_of_the_limit(style: str, tmp_path: Path) -> None:
     plain = c.clone()
     with pytest.raises(Exception, match="out of resource"):
         matmul_kernel[grid](*args, **kwargs, **over)
-    matmul_kernel.device_caches.clear()
-    g = guard(matmul_kernel, settings=Settings(cache_dir=tmp_path))
+    g = guard(matmul_kernel, settings=Settings(cache_dir=tmp_path))  # after the crash: the dead kernel goes
     try:
         c.zero_()
         with warnings.catch_warnings():

@@ -121,22 +121,54 @@ class CompileCheck:
 
 
 def install(fn: Any, policy: Policy) -> CompileCheck:
-    """Put a CompileCheck in `fn` (once; a later guard of the same function replaces its policy)."""
+    """Put a CompileCheck in `fn` (once; a later guard of the same function replaces its policy).
+
+    Kernels Triton compiled before, which cannot load on their device (an unguarded launch that died of
+    OutOfResources keeps its kernel in the cache), are dropped so that their next launch is checked.
+    """
     check = fn.__dict__.get("_do_compile")
     if isinstance(check, CompileCheck):
         check.policy = policy
         check.decisions.clear()
         check.devices.clear()
-        return check
-    check = CompileCheck(fn, policy)
-    fn._do_compile = check
+    else:
+        check = CompileCheck(fn, policy)
+        fn._do_compile = check
+    _drop_unloadable(fn, policy)
     return check
 
 
+def _drop_unloadable(fn: Any, policy: Policy) -> None:
+    for device, caches in list(fn.device_caches.items()):
+        kernel_cache = caches[0]
+        oversized = [k for k, v in kernel_cache.items() if _shared(v) is not None]
+        if not oversized:
+            continue
+        try:
+            limit = policy.device(int(device)).max_shared
+        except Exception:  # no driver to ask: leave Triton's cache as it is
+            continue
+        for key in oversized:
+            if (_shared(kernel_cache[key]) or 0) > limit:
+                del kernel_cache[key]
+
+
+def _shared(kernel: Any) -> int | None:
+    md = getattr(kernel, "metadata", None)  # a CompiledKernel (not a pending asynchronous compile)
+    shared = getattr(md, "shared", None)
+    return int(shared) if isinstance(shared, int) else None
+
+
 def uninstall(fn: Any) -> None:
-    """Remove the CompileCheck from `fn` (launches compiled meanwhile stay in Triton's cache)."""
-    if isinstance(fn.__dict__.get("_do_compile"), CompileCheck):
-        del fn._do_compile
+    """Remove the CompileCheck from `fn`; kernels compiled with a replaced config leave Triton's cache too."""
+    check = fn.__dict__.get("_do_compile")
+    if not isinstance(check, CompileCheck):
+        return
+    del fn._do_compile
+    for (device, key), decision in check.decisions.items():
+        caches = fn.device_caches.get(device) if decision.changes else None
+        if caches is not None:
+            caches[0].pop(key, None)
 
 
 class GuardedKernel:
