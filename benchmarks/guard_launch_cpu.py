@@ -55,14 +55,17 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=20000)
     n = ap.parse_args().n
-    plain, other = triton.jit(matmul_kernel.fn), triton.jit(matmul_kernel.fn)
+    plain, other, third = (triton.jit(matmul_kernel.fn) for _ in range(3))
     a = torch.empty(256, 256, dtype=torch.float16)
     args = (a, a, a, 256, 256, 256, 256, 1, 256, 1, 256, 1)
     cfg = {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 8, "num_warps": 4, "num_stages": 3}
-    with tempfile.TemporaryDirectory() as tmp, stand_in(90, 232448, plain, other):
+    with tempfile.TemporaryDirectory() as tmp, stand_in(90, 232448, plain, other, third):
         g = guard(other, settings=Settings(cache_dir=Path(tmp)))
+        t = guard(third, settings=Settings(cache_dir=Path(tmp)), tunable=("BLOCK_K",))
         rows = {"triton": triton.__version__,
-                "matmul_12_args": interleaved(lambda: plain[(16,)](*args, **cfg), lambda: g[(16,)](*args, **cfg), n)}
+                "matmul_12_args": interleaved(lambda: plain[(16,)](*args, **cfg), lambda: g[(16,)](*args, **cfg), n),
+                "matmul_12_args_tunable": interleaved(lambda: plain[(16,)](*args, **cfg),
+                                                      lambda: t[(16,)](*args, **cfg), n)}
     print(json.dumps(rows, indent=1))
 
 

@@ -199,8 +199,17 @@ class GuardedKernel:
         if not self._relaunch:
             launcher: Callable[..., Any] = self.kernel[grid]  # nothing to add per launch: Triton's own
             return launcher
-        run = self.run
-        return lambda *args, **kwargs: run(*args, grid=grid, warmup=False, **kwargs)
+        # One frame, like Triton's own launcher lambda; `try` costs nothing until Relaunch is raised.
+        kernel_run, apply = self.kernel.run, self._apply
+
+        def launch(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return kernel_run(*args, grid=grid, warmup=False, **kwargs)
+            except Relaunch as r:
+                args, kwargs = apply(args, kwargs, r.changes)
+            return kernel_run(*args, grid=grid, warmup=False, **kwargs)
+
+        return launch
 
     def run(self, *args: Any, grid: Any, warmup: bool, **kwargs: Any) -> Any:
         """Triton's `run`, re-launched once with the guard's constexprs when the check replaced them."""
