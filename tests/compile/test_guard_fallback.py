@@ -217,3 +217,18 @@ def test_heuristics_over_a_bare_jit_kernel_are_not_skipped(tmp_path: Path) -> No
             warnings.simplefilter("error", TilefitWarning)
             g[(4,)](x, 1024)
     assert drv.launches[-1].constants == {"BLOCK": 256, "FLAG": 1}
+
+
+def test_a_failure_of_tilefit_itself_launches_as_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tilefit.guard import jit
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("estimator exploded")
+
+    monkeypatch.setattr(jit, "triton_handle", broken)
+    a, b, c = tensors()
+    with stand_in(86, SM86, matmul_kernel) as drv:
+        g = guard(matmul_kernel, settings=settings(tmp_path))
+        with pytest.warns(TilefitWarning, match="could not check .*estimator exploded.*launched as asked"):
+            g[(1,)](*positional(a, b, c), **{**BIG, "num_stages": 4})
+    assert drv.launches[-1].num_stages == 4

@@ -24,7 +24,7 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tilefit.errors import InputError, TilefitError
+from tilefit.errors import InputError, NoConfigFits, TilefitError, TilefitWarning
 from tilefit.guard.decide import Decision, DeviceInfo, current_device, decide, specialisation_key, triton_handle
 from tilefit.settings import Settings
 
@@ -87,13 +87,25 @@ class CompileCheck:
         memo = (int(device), str(key))
         decision = self.decisions.get(memo)
         if decision is None:
-            decision = self.decisions[memo] = self.decide(int(device), signature, constexprs, options, attrs)
+            decision = self.decisions[memo] = self._checked(int(device), signature, constexprs, options, attrs)
         changes = decision.changes
         if changes and set(changes) <= set(_OPTIONS):
             options = dataclasses.replace(options, **changes)
         elif changes:
             raise Relaunch(self.fn.__name__, changes)
         return self.original(key, signature, device, constexprs, options, attrs, warmup)
+
+    def _checked(self, device: int, signature: Any, constexprs: Any, options: Any, attrs: Any) -> Decision:
+        """`decide`, except that a failure of tilefit itself launches the config as asked (with a warning):
+        a guard must never stop a kernel that might run. NoConfigFits is the one error it raises."""
+        try:
+            return self.decide(device, signature, constexprs, options, attrs)
+        except NoConfigFits:
+            raise
+        except Exception as exc:
+            warnings.warn(f"tilefit: {self.fn.__name__}: could not check this launch ({type(exc).__name__}: "
+                          f"{exc}); launched as asked", TilefitWarning, stacklevel=4)
+            return Decision({}, {})
 
     def decide(self, device: int, signature: Any, constexprs: Any, options: Any, attrs: Any) -> Decision:
         """Size this specialisation's config on the device; fall back or raise NoConfigFits per the policy."""
