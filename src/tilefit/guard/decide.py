@@ -18,9 +18,9 @@ from typing import Any
 
 from tilefit.errors import NoConfigFits, TilefitWarning
 from tilefit.estimate.base import Usage
-from tilefit.fit.space import as_config, format_config
 from tilefit.guard.store import DecisionStore, stable_key
 from tilefit.settings import Settings
+from tilefit.space import as_config, format_config
 from tilefit.targets import Limit, Target, get_target
 
 # Sizes configs on a target: one Usage per config, in order; failures are Usages with `error`.
@@ -244,7 +244,7 @@ def _warn(kernel: Handle, device: DeviceInfo, dropped: Sequence[Usage], total: i
 
 
 def _none_fits(kernel: Handle, device: DeviceInfo, usages: Sequence[Usage]) -> NoConfigFits:
-    from tilefit.fit.diagnose import no_config_fits
+    from tilefit.fit.nofit import no_config_fits
     from tilefit.fit.report import Dropped
 
     dropped = [Dropped(dict(u.config), "over-limit" if u.error is None else "compile-error", u.bytes,

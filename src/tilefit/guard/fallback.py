@@ -32,6 +32,7 @@ from tilefit.guard.decide import (
 from tilefit.guard.jit import GuardedKernel
 from tilefit.guard.store import stable_key
 from tilefit.settings import Settings
+from tilefit.targets import Target
 
 __all__ = ["DeviceInfo", "GuardedHelion", "GuardedKernel", "guard"]
 
@@ -63,7 +64,7 @@ class GuardedHelion:
 
 def helion_handle(bound: Any, args: Sequence[Any]) -> Handle:
     """A Handle over a bound Helion kernel: each config sized through the Triton code Helion generates."""
-    from tilefit.fit.helion import HelionEstimator
+    from tilefit.estimate.helion import HelionEstimator
 
     est = HelionEstimator(bound, args)
 
@@ -76,10 +77,11 @@ def helion_handle(bound: Any, args: Sequence[Any]) -> Handle:
 def helion_decision(bound: Any, args: Sequence[Any], device: DeviceInfo, config: Any, *,
                     settings: Settings | None = None, warn: bool = True) -> Any:
     """`config` (a helion.Config) when it fits the device, else the best fitting one (a helion.Config)."""
-    from tilefit.fit.helion import fit_helion, flat_config, to_helion
+    from tilefit.estimate.helion import flat_config, to_helion
+    from tilefit.fit.helion import fit_helion
 
-    def best(target: Any) -> list[dict[str, Any]]:  # the whole space, ranked (fit/helion.py)
-        return [dict(fit_helion(bound, args, target.name).config)]
+    def best(target: Target) -> list[dict[str, Any]]:  # the whole space, ranked against the device's limit
+        return [dict(fit_helion(bound, args, target).config)]
 
     # Helion specialises on shapes too (its block sizes and reduction dims follow them).
     shapes = [list(getattr(a, "shape", ())) for a in args]
