@@ -151,8 +151,9 @@ def decide(
     listed = list(candidates) if not callable(candidates) else getattr(candidates, "__qualname__", "search")
     store, key = _store(kernel, device, settings, {"spec": spec, "config": was, "candidates": listed})
     stored = store.get(device.key, key) if store else None
-    if stored is not None and isinstance(stored.get("changes"), Mapping):
-        decision = Decision({**was, **stored["changes"]}, was, stored=True)
+    changes = stored.get("changes") if stored else None
+    if isinstance(changes, Mapping) and set(changes) <= set(was):  # a stale or edited entry is recomputed
+        decision = Decision({**was, **changes}, was, stored=True)
     else:
         decision = _decide_fresh(kernel, was, candidates, device)
         if store:
