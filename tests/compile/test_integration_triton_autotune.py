@@ -95,18 +95,17 @@ def test_drop_in_prune_outside_autotune_says_how_to_bind() -> None:
 
 
 def test_a_stale_stored_decision_is_not_trusted(matmul: Any, tmp_path: Path) -> None:
-    """D10: a decision file whose `keep` indices do not fit the space (edited, or another space) is ignored."""
+    """D10: a decision whose `keep` indices do not fit the space (edited, or another space) is ignored."""
     import json
+    import os
 
     space = configs()
     with pytest.warns(TilefitWarning):
         first = autotuner(matmul, make_prune(target="sm_90"), space).prune_configs({})
-    (store,) = (Path(__import__("os").environ["TILEFIT_CACHE_DIR"]) / "guard").glob("*.json")
-    doc = json.loads(store.read_text())
-    for decisions in doc["decisions"].values():
-        for d in decisions.values():
-            d["keep"] = [0, 99]  # out of range for this 8-config space
-    store.write_text(json.dumps(doc))
+    (record,) = (Path(os.environ["TILEFIT_CACHE_DIR"]) / "guard").rglob("*.json")
+    doc = json.loads(record.read_text())
+    doc["value"]["keep"] = [0, 99]  # out of range for this 8-config space
+    record.write_text(json.dumps(doc))
     with pytest.warns(TilefitWarning):  # recomputed, so warned again; no IndexError inside the autotuner
         again = autotuner(matmul, make_prune(target="sm_90"), space).prune_configs({})
     assert [str(c) for c in again] == [str(c) for c in first]

@@ -18,9 +18,9 @@ from typing import Any
 
 from tilefit.errors import NoConfigFits, TilefitWarning
 from tilefit.estimate.base import Usage
-from tilefit.guard.store import DecisionStore, stable_key
 from tilefit.settings import Settings
 from tilefit.space import as_config, format_config
+from tilefit.store import DecisionStore, stable_key
 from tilefit.targets import Limit, Target, get_target
 
 # Sizes configs on a target: one Usage per config, in order; failures are Usages with `error`.
@@ -157,8 +157,7 @@ def decide(
     else:
         decision = _decide_fresh(kernel, was, candidates, device)
         if store:
-            store.put(device.key, key, {"changes": decision.changes, "compiler": kernel.compiler,
-                                        "was": format_config(was)})
+            store.put(device.key, key, {"changes": decision.changes, "compiler": kernel.compiler})
     if decision.changes and warn:
         _warn(kernel, device, [decision.usage] if decision.usage else [], 1, decision, decision.stored)
     return decision
@@ -189,8 +188,7 @@ def keep_fitting(
     """Indices of the configs that fit (an autotune space), in order; NoConfigFits when none does."""
     flat = [dict(c) for c in configs]
     store, key = _store(kernel, device, settings, {"spec": spec, "configs": flat})
-    stored = store.get(device.key, key) if store else None
-    keep = _valid_indices(stored.get("keep") if stored else None, len(flat))
+    keep = store.keep(device.key, key, len(flat)) if store else None  # indices checked against this space
     if keep is not None:
         return keep
     usages = kernel.size(flat, device.limited())
@@ -202,15 +200,6 @@ def keep_fitting(
     dropped = [u for u in usages if u.fits is False]
     if dropped and warn:
         _warn(kernel, device, dropped, len(flat), None, False)
-    return keep
-
-
-def _valid_indices(keep: Any, n: int) -> list[int] | None:
-    """A stored `keep` list, or None when it is absent or does not fit this space (stale or edited file)."""
-    if not isinstance(keep, list) or not keep:
-        return None
-    if not all(type(i) is int and 0 <= i < n for i in keep) or len(set(keep)) != len(keep):
-        return None
     return keep
 
 

@@ -30,8 +30,8 @@ from tilefit.guard.decide import (
     specialisation_key,
 )
 from tilefit.guard.jit import GuardedKernel
-from tilefit.guard.store import stable_key
 from tilefit.settings import Settings
+from tilefit.store import stable_key
 from tilefit.targets import Target
 
 __all__ = ["DeviceInfo", "GuardedHelion", "GuardedKernel", "guard"]
