@@ -29,6 +29,8 @@ _LAZY = {
     "KnowledgeBase": "tilefit.kb.repository",
     "load_kb": "tilefit.kb.repository",
     "Settings": "tilefit.settings",
+    "install": "tilefit.plugin",
+    "uninstall": "tilefit.plugin",
 }
 
 
@@ -62,6 +64,8 @@ __all__ = [
     "__version__",
     "explain",
     "get_target",
+    "install",
     "load_kb",
     "load_targets",
+    "uninstall",
 ]

@@ -27,6 +27,8 @@ class Settings:
     progress: bool = True
     max_input_bytes: int = 256 * 1024 * 1024
     debug: bool = False  # show tracebacks of internal errors
+    plugin: bool = False  # install the Triton compile plug-in at `import triton` (set by `tilefit run`)
+    trace: str = ""  # append every compiled specialisation to this JSONL trace (plug-in on)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

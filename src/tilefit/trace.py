@@ -154,6 +154,19 @@ def decode_attrs(record: KernelRecord) -> dict[Path_, list[list[Any]]]:
     return {k: [list(pair) for pair in v] for k, v in record.attrs.items()}
 
 
+# Options Triton derives from the compile target (parse_options): a replay for another target drops them
+# so the new target's backend fills in its own (an sm_90 "arch" would otherwise stay sm_90).
+TARGET_OPTIONS = frozenset({
+    "arch", "ptx_version", "backend_name", "supported_fp8_dtypes", "deprecated_fp8_dot_operand_dtypes",
+    "extern_libs", "allowed_dot_input_precisions", "max_num_imprecise_acc_default",
+})
+
+
+def replay_options(record: KernelRecord) -> dict[str, Any]:
+    """A record's options without those derived from its target: what to pass when compiling for another."""
+    return {k: v for k, v in record.options.items() if k not in TARGET_OPTIONS}
+
+
 def json_options(options: Mapping[str, Any]) -> dict[str, Any]:
     """The options of a compile that JSON keeps exactly (tuples become lists); others are left out."""
     out: dict[str, Any] = {}
