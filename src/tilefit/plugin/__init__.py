@@ -59,6 +59,10 @@ def install(record: str | os.PathLike[str] | None = None) -> Plugin:
         _state["plugin"] = plugin
         _state["excepthook"] = sys.excepthook
         sys.excepthook = _excepthook
+        from tilefit.plugin import helion
+        from tilefit.plugin.boot_env import on_import
+
+        on_import("helion", helion.patch)
     if record is not None and plugin.writer is None:
         plugin.writer = _writer(record)
         plugin.previous_listener = knobs.compilation.listener
@@ -79,6 +83,9 @@ def uninstall() -> None:
             knobs.compilation.listener = plugin.previous_listener
         plugin.writer.close()
         plugin.writer = None
+    from tilefit.plugin import helion
+
+    helion.unpatch()
     if sys.excepthook is _excepthook:
         sys.excepthook = _state.pop("excepthook", sys.__excepthook__)
 
@@ -131,8 +138,8 @@ def _excepthook(kind: type[BaseException], value: BaseException, tb: Any) -> Non
 
 def boot(env: dict[str, str] | None = None) -> None:
     """Called by boot/sitecustomize.py: install when TILEFIT_PLUGIN is on, once triton is imported."""
-    from tilefit.plugin.boot_env import on_triton_import, plugin_settings
+    from tilefit.plugin.boot_env import on_import, plugin_settings
 
     enabled, trace = plugin_settings(os.environ if env is None else env)
     if enabled:
-        on_triton_import(lambda: install(record=trace or None))
+        on_import("triton", lambda: install(record=trace or None))

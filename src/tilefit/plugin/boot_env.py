@@ -38,17 +38,18 @@ class _Loader(importlib.abc.Loader):
         _call(self.then)
 
 
-class _AfterTriton(importlib.abc.MetaPathFinder):
-    """A finder that answers only for "triton", to wrap its loader once."""
+class _After(importlib.abc.MetaPathFinder):
+    """A finder that answers only for one top-level module, to wrap its loader once."""
 
-    def __init__(self, then: Callable[[], object]) -> None:
+    def __init__(self, module: str, then: Callable[[], object]) -> None:
+        self.module = module
         self.then = then
 
     def find_spec(self, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None) -> Any:
-        if name != "triton":
+        if name != self.module:
             return None
         sys.meta_path.remove(self)  # from now on the other finders answer; this one is done
-        spec = importlib.util.find_spec("triton")
+        spec = importlib.util.find_spec(name)
         if spec is not None and spec.loader is not None:
             spec.loader = _Loader(spec.loader, self.then)
         return spec
@@ -61,9 +62,9 @@ def _call(then: Callable[[], object]) -> None:
         print(f"tilefit plug-in not installed: {exc}", file=sys.stderr, flush=True)
 
 
-def on_triton_import(then: Callable[[], object]) -> None:
-    """Call `then` now if triton is imported, else right after its first import."""
-    if "triton" in sys.modules:
+def on_import(module: str, then: Callable[[], object]) -> None:
+    """Call `then` now if `module` is imported, else right after its first import."""
+    if module in sys.modules:
         _call(then)
     else:
-        sys.meta_path.insert(0, _AfterTriton(then))
+        sys.meta_path.insert(0, _After(module, then))

@@ -64,7 +64,11 @@ class Stats:
 
 
 def calling_source() -> Any:
-    """The ASTSource that `triton.compile` is compiling: its `src` local, a few frames up from the hook."""
+    """The ASTSource `triton.compile` is compiling (its `src` local, a few frames up), or None.
+
+    None also when the stages are built outside `triton.compile` (tilefit's own sizing calls the backend's
+    add_stages directly): those compiles are not checked.
+    """
     frame = sys._getframe(1)
     for _ in range(8):
         frame = frame.f_back  # type: ignore[assignment]
@@ -147,9 +151,9 @@ class Plugin:
 
     def _wrap(self, backend: Any, stages: dict[str, Any], options: Any) -> None:
         inner = stages.get("ttgir")
-        if inner is None:
-            return
         src = calling_source()
+        if inner is None or src is None:
+            return
 
         def ttgir(module: Any, metadata: dict[str, Any]) -> Any:
             out = inner(module, metadata)

@@ -1,0 +1,93 @@
+"""Helion under the plug-in: its two paths that have no shared-memory check get a config that fits.
+
+Helion's autotuner already skips configs that raise OutOfResources (the plug-in makes that fast). Two
+paths still take Helion's default config unchecked (Helion issue #470):
+
+- `autotune_effort="none"` launches the default config: the plug-in binds it to the config
+  `integrations.helion.fitting_config` chooses (the default itself when it fits; NoConfigFits, naming what
+  never fits, when no config can);
+- the autotuner's baseline runs the default config and aborts the whole search when it fails
+  ("Default config failed while computing baseline"): when the failure is the plug-in's OutOfResources,
+  the baseline is taken again from the fitting config.
+
+Applied when helion is imported with the plug-in on; `unpatch` restores Helion's own methods.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+_saved: dict[tuple[Any, str], Callable[..., Any]] = {}
+
+
+def _replace(owner: Any, name: str, make: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:
+    if (owner, name) not in _saved and hasattr(owner, name):
+        original = getattr(owner, name)
+        _saved[(owner, name)] = original
+        setattr(owner, name, make(original))
+
+
+def _uses_default(bound: Any) -> bool:
+    """True when Helion would launch its default config: effort "none" and no config given."""
+    settings = bound.kernel.settings
+    return (getattr(bound, "_config", None) is None and getattr(settings, "autotune_effort", "") == "none"
+            and len(bound.kernel.configs) == 0)
+
+
+def _ensure(original: Callable[..., Any]) -> Callable[..., Any]:
+    def ensure_config_exists(self: Any, args: Sequence[object]) -> None:
+        if _uses_default(self):
+            from tilefit.integrations.helion import fitting_config
+
+            self.set_config(fitting_config(self, args))
+            return None
+        original(self, args)
+        return None
+
+    return ensure_config_exists
+
+
+def _baseline(original: Callable[..., Any]) -> Callable[..., Any]:
+    def _compute_baseline(self: Any) -> Any:
+        try:
+            return original(self)
+        except Exception as exc:
+            from tilefit.plugin.report import find_rejection
+
+            if find_rejection(exc) is None or getattr(self.settings, "autotune_baseline_fn", None) is not None:
+                raise
+            from tilefit.integrations.helion import fitting_config
+
+            chosen = fitting_config(self.kernel, self.args)
+            spec = self.config_spec
+            spec.default_config = lambda: chosen  # the instance attribute shadows the method for this retry
+            try:
+                return original(self)
+            finally:
+                del spec.default_config
+
+    return _compute_baseline
+
+
+def patch() -> None:
+    """Wrap BoundKernel.ensure_config_exists and LocalBenchmarkProvider._compute_baseline (helion 1.4, 1.5)."""
+    from tilefit.plugin import installed
+
+    if installed() is None:  # uninstalled before helion was imported
+        return
+    from helion.runtime.kernel import BoundKernel
+
+    _replace(BoundKernel, "ensure_config_exists", _ensure)
+    try:
+        from helion.autotuner.benchmark_provider import LocalBenchmarkProvider
+    except ImportError:  # an older Helion computes its baseline elsewhere: the default path still works
+        return
+    _replace(LocalBenchmarkProvider, "_compute_baseline", _baseline)
+
+
+def unpatch() -> None:
+    """Restore Helion's own methods."""
+    for (owner, name), original in list(_saved.items()):
+        setattr(owner, name, original)
+    _saved.clear()
