@@ -241,3 +241,22 @@ def test_boot_folder_is_importable_without_tilefit_installed() -> None:
                                                "TILEFIT_PLUGIN": "1"})
     assert out.returncode == 0 and "ok" in out.stdout
     assert "tilefit plug-in not installed" in out.stderr  # tilefit itself is not on that path
+
+
+def test_helion_is_patched_even_when_it_imports_triton_itself() -> None:
+    pytest.importorskip("helion", reason="needs helion (and torch)")
+    # `import helion` imports triton from inside a half-initialised helion package; the plug-in installs
+    # there and must still wrap Helion's default-config paths once their modules are loaded.
+    code = (
+        "import helion\n"
+        "import helion.autotuner.benchmark_provider as bp\n"
+        "from helion.runtime.kernel import BoundKernel\n"
+        "import tilefit.plugin as p\n"
+        "print(p.installed() is not None, BoundKernel.ensure_config_exists.__module__,\n"
+        "      bp.LocalBenchmarkProvider._compute_baseline.__module__)\n"
+    )
+    out = subprocess.run([sys.executable, "-m", "tilefit", "run", "--", sys.executable, "-c", code],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "True tilefit.plugin.helion tilefit.plugin.helion" in out.stdout
+    assert "not installed" not in out.stderr

@@ -60,9 +60,8 @@ def install(record: str | os.PathLike[str] | None = None) -> Plugin:
         _state["excepthook"] = sys.excepthook
         sys.excepthook = _excepthook
         from tilefit.plugin import helion
-        from tilefit.plugin.boot_env import on_import
 
-        on_import("helion", helion.patch)
+        helion.patch()
     if record is not None and plugin.writer is None:
         plugin.writer = _writer(record)
         plugin.previous_listener = knobs.compilation.listener

@@ -39,7 +39,7 @@ class _Loader(importlib.abc.Loader):
 
 
 class _After(importlib.abc.MetaPathFinder):
-    """A finder that answers only for one top-level module, to wrap its loader once."""
+    """A finder that answers only for one module, to wrap its loader once."""
 
     def __init__(self, module: str, then: Callable[[], object]) -> None:
         self.module = module
@@ -49,10 +49,19 @@ class _After(importlib.abc.MetaPathFinder):
         if name != self.module:
             return None
         sys.meta_path.remove(self)  # from now on the other finders answer; this one is done
-        spec = importlib.util.find_spec(name)
+        spec = _find(name, path)
         if spec is not None and spec.loader is not None:
             spec.loader = _Loader(spec.loader, self.then)
         return spec
+
+
+def _find(name: str, path: Sequence[str] | None) -> Any:
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        spec = find(name, path) if find is not None else None
+        if spec is not None:
+            return spec
+    return None
 
 
 def _call(then: Callable[[], object]) -> None:
@@ -62,9 +71,15 @@ def _call(then: Callable[[], object]) -> None:
         print(f"tilefit plug-in not installed: {exc}", file=sys.stderr, flush=True)
 
 
+def _loaded(module: str) -> bool:
+    """Imported and done executing (a module being imported is in sys.modules already)."""
+    mod = sys.modules.get(module)
+    return mod is not None and not getattr(getattr(mod, "__spec__", None), "_initializing", False)
+
+
 def on_import(module: str, then: Callable[[], object]) -> None:
-    """Call `then` now if `module` is imported, else right after its first import."""
-    if module in sys.modules:
+    """Call `then` now if `module` is imported, else right after its first import finishes."""
+    if _loaded(module):
         _call(then)
-    else:
+    elif module not in sys.modules:
         sys.meta_path.insert(0, _After(module, then))

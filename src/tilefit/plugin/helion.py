@@ -15,6 +15,7 @@ Applied when helion is imported with the plug-in on; `unpatch` restores Helion's
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -71,19 +72,30 @@ def _baseline(original: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def patch() -> None:
-    """Wrap BoundKernel.ensure_config_exists and LocalBenchmarkProvider._compute_baseline (helion 1.4, 1.5)."""
+    """Wrap Helion's methods once their modules are imported (helion 1.4 and 1.5).
+
+    Each is hooked on its own module: triton is often first imported from inside `import helion`, when
+    the helion package is still half-initialised and its submodules cannot be imported yet.
+    """
+    from tilefit.plugin.boot_env import on_import
+
+    on_import("helion.runtime.kernel", _patch_kernel)
+    on_import("helion.autotuner.benchmark_provider", _patch_baseline)
+
+
+def _patch_kernel() -> None:
     from tilefit.plugin import installed
 
-    if installed() is None:  # uninstalled before helion was imported
-        return
-    from helion.runtime.kernel import BoundKernel
+    if installed() is not None:  # not uninstalled before helion was imported
+        _replace(sys.modules["helion.runtime.kernel"].BoundKernel, "ensure_config_exists", _ensure)
 
-    _replace(BoundKernel, "ensure_config_exists", _ensure)
-    try:
-        from helion.autotuner.benchmark_provider import LocalBenchmarkProvider
-    except ImportError:  # an older Helion computes its baseline elsewhere: the default path still works
-        return
-    _replace(LocalBenchmarkProvider, "_compute_baseline", _baseline)
+
+def _patch_baseline() -> None:
+    from tilefit.plugin import installed
+
+    provider = getattr(sys.modules["helion.autotuner.benchmark_provider"], "LocalBenchmarkProvider", None)
+    if installed() is not None and provider is not None:
+        _replace(provider, "_compute_baseline", _baseline)
 
 
 def unpatch() -> None:
