@@ -1,7 +1,7 @@
 #!/bin/bash
 # The plug-in's GPU proofs, stock vs plug-in, each in a fresh process with fresh Triton/Inductor/Helion caches.
 #   bash benchmarks/plugin_gpu.sh STEP...      (from the repo root on the GPU machine; PYTHONPATH has src/)
-# Steps: launch autotune helion-none inductor-mm inductor-flex128 inductor-flex256 helion-quick
+# Steps: launch autotune helion-none helion-none-plugin inductor-mm inductor-flex128 inductor-flex256 helion-quick
 # Writes $OUT/plugin_summary.jsonl (one line per run: wall seconds, exit code, the script's RESULT) and
 # $OUT/plugin_log.txt (every run's output).
 set -u
@@ -41,6 +41,9 @@ for step in "$@"; do
       one seed-small-none-plugin 120 $TF $PY benchmarks/plugin_helion_seed.py small none
       one seed-large-none-plugin 120 $TF $PY benchmarks/plugin_helion_seed.py large none
       one seed-large-none-stock 120 $PY benchmarks/plugin_helion_seed.py large none ;;
+    helion-none-plugin)
+      one seed-small-none-plugin 120 $TF $PY benchmarks/plugin_helion_seed.py small none
+      one seed-large-none-plugin 120 $TF $PY benchmarks/plugin_helion_seed.py large none ;;
     inductor-*)
       case_=${step#inductor-}
       one "inductor-$case_-stock" 170 $PY benchmarks/plugin_inductor.py "$case_"
