@@ -51,8 +51,8 @@ for step in "$@"; do
     helion-quick)
       export HELION_AUTOTUNE_MAX_GENERATIONS=2 HELION_AUTOTUNE_RANDOM_SEED=0
       for c in seed matmul; do
-        one "helion-quick-$c-stock" 140 $PY benchmarks/plugin_helion_matmul.py $c
-        one "helion-quick-$c-plugin" 140 $TF $PY benchmarks/plugin_helion_matmul.py $c
+        one "helion-quick-$c-stock" 120 $PY benchmarks/plugin_helion_matmul.py $c
+        one "helion-quick-$c-plugin" 120 $TF $PY benchmarks/plugin_helion_matmul.py $c
       done ;;
     *) echo "unknown step $step" >&2; exit 2 ;;
   esac
