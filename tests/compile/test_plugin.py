@@ -260,3 +260,25 @@ def test_helion_is_patched_even_when_it_imports_triton_itself() -> None:
     assert out.returncode == 0, out.stderr[-2000:]
     assert "True tilefit.plugin.helion tilefit.plugin.helion" in out.stdout
     assert "not installed" not in out.stderr
+
+
+def test_inductor_does_not_log_a_rejected_config_as_a_compile_failure(caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    logger = logging.getLogger("torch._inductor.runtime.triton_heuristics")
+    tilefit.install()
+    rejected = plugin_hook.TilefitOutOfResources(262144, 232448, "shared memory", "hint")
+    for exc in (rejected, RuntimeError("a real compile failure")):
+        try:
+            raise exc
+        except Exception:
+            logger.exception("Triton compilation failed: %s", "triton_mm")
+    logged = [type(r.exc_info[1]).__name__ for r in caplog.records if r.exc_info]
+    assert logged == ["RuntimeError"]
+    assert "a real compile failure" in caplog.text and "hint" not in caplog.text
+    tilefit.uninstall()
+    try:
+        raise rejected
+    except Exception:
+        logger.exception("Triton compilation failed")
+    assert "hint" in caplog.text

@@ -13,6 +13,7 @@ catches ends with tilefit's report (numbers, diagnosis, nearest configs that fit
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import time
@@ -62,6 +63,7 @@ def install(record: str | os.PathLike[str] | None = None) -> Plugin:
         from tilefit.plugin import helion
 
         helion.patch()
+        _quiet_inductor(True)
     if record is not None and plugin.writer is None:
         plugin.writer = _writer(record)
         plugin.previous_listener = knobs.compilation.listener
@@ -85,8 +87,34 @@ def uninstall() -> None:
     from tilefit.plugin import helion
 
     helion.unpatch()
+    _quiet_inductor(False)
     if sys.excepthook is _excepthook:
         sys.excepthook = _state.pop("excepthook", sys.__excepthook__)
+
+
+# Inductor logs every exception of triton.compile at ERROR with the kernel's whole source, then skips the
+# config on OutOfResources (torch/_inductor/runtime/triton_heuristics.py). A config the plug-in rejects is
+# the skip Triton would have caused at load time, which Inductor does not log: drop those records.
+_INDUCTOR_LOGGER = "torch._inductor.runtime.triton_heuristics"
+
+
+class _DropRejections(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        from tilefit.plugin.hook import TilefitOutOfResources
+
+        exc = record.exc_info[1] if record.exc_info else None
+        return not isinstance(exc, TilefitOutOfResources)
+
+
+_DROP = _DropRejections()
+
+
+def _quiet_inductor(on: bool) -> None:
+    logger = logging.getLogger(_INDUCTOR_LOGGER)
+    if on:
+        logger.addFilter(_DROP)
+    else:
+        logger.removeFilter(_DROP)
 
 
 def _writer(path: str | os.PathLike[str]) -> Any:
