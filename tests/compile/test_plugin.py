@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import time
+import types
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -282,3 +283,38 @@ def test_inductor_does_not_log_a_rejected_config_as_a_compile_failure(caplog: py
     except Exception:
         logger.exception("Triton compilation failed")
     assert "hint" in caplog.text
+
+
+def test_helion_baseline_that_cannot_fit_is_taken_from_the_fitting_config(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("helion", reason="needs helion (and torch)")
+    import warnings
+
+    import tilefit.integrations.helion as integration
+    from tilefit.plugin import helion as plugin_helion
+
+    sys.path.insert(0, str(KERNELS))
+    import helion_geglu as seed
+
+    args = seed.make_args(**seed.SMALL)
+    bound = seed.make_kernel(autotune_effort="quick").bind(args)
+    real = integration.fitting_config
+    monkeypatch.setattr(integration, "fitting_config", lambda k, a: real(k, a, "sm_90", warn=False))
+
+    provider = types.SimpleNamespace(  # the attributes LocalBenchmarkProvider._compute_baseline reads
+        kernel=bound, args=args, config_spec=bound.config_spec, settings=bound.settings)
+
+    baselines: list[Any] = []
+
+    def original(self: Any) -> Any:
+        config = self.config_spec.default_config()
+        baselines.append(dict(config))
+        if config["block_sizes"] != [16, 16]:  # what Helion's baseline sees when the default cannot fit
+            cause = plugin_hook.TilefitOutOfResources(266240, 232448, "shared memory")
+            raise RuntimeError("Default config failed while computing baseline") from cause
+        return "baseline"
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert plugin_helion._baseline(original)(provider) == "baseline"
+    assert baselines[0]["block_sizes"] != [16, 16] and baselines[1]["block_sizes"] == [16, 16]
+    assert dict(bound.config_spec.default_config())["block_sizes"] == [16, 16]  # the search's default seed too

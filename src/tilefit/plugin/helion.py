@@ -8,7 +8,8 @@ paths still take Helion's default config unchecked (Helion issue #470):
   never fits, when no config can);
 - the autotuner's baseline runs the default config and aborts the whole search when it fails
   ("Default config failed while computing baseline"): when the failure is the plug-in's OutOfResources,
-  the baseline is taken again from the fitting config.
+  the fitting config becomes the kernel's default (ConfigSpec.compiler_default_config), so the baseline
+  and the search's default seed are taken from it.
 
 Applied when helion is imported with the plug-in on; `unpatch` restores Helion's own methods.
 """
@@ -62,6 +63,11 @@ def _baseline(original: Callable[..., Any]) -> Callable[..., Any]:
 
             chosen = fitting_config(self.kernel, self.args)
             spec = self.config_spec
+            if hasattr(spec, "compiler_default_config"):
+                # Helion's own slot for a default that replaces its fragment default: the baseline and the
+                # search's default seed (FROM_BEST_AVAILABLE) both become the fitting config (helion 1.4).
+                spec.compiler_default_config = chosen
+                return original(self)
             spec.default_config = lambda: chosen  # the instance attribute shadows the method for this retry
             try:
                 return original(self)
