@@ -22,7 +22,8 @@ pytestmark = pytest.mark.compile
 KERNELS = Path(__file__).resolve().parents[2] / "examples" / "kernels"
 # The matmul's declared argument types, from its spec (what torch tensors give the JIT).
 SIG = yaml.safe_load((KERNELS / "matmul.yaml").read_text())["args"]
-# FACTS.md: 512x512x64 with 4 warps on sm_90 needs ~1 GB of host memory and ~52 s to compile.
+# 512x512x64 with 4 warps on sm_90 needs ~1 GB of host memory and ~52 s to compile (measured with
+# triton.compile; BENCHMARKS.md, sandbox).
 HUGE = {"BLOCK_M": 512, "BLOCK_N": 512, "BLOCK_K": 64, "GROUP_M": 8, "num_warps": 4, "num_stages": 3}
 SMALL = {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 8, "num_warps": 4, "num_stages": 3}
 

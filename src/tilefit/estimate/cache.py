@@ -58,5 +58,4 @@ class DiskCache:
 
 def usage_from_dict(raw: Mapping[str, Any]) -> Usage:
     """Inverse of Usage.to_dict()."""
-    names = {f.name for f in dataclasses.fields(Usage)}
-    return Usage(**{k: v for k, v in raw.items() if k in names})
+    return Usage.from_dict(raw)

@@ -25,15 +25,16 @@ from pathlib import Path
 from typing import Any
 
 from tilefit.errors import InputError, MissingExtraError, TilefitError
-from tilefit.estimate.base import Mode, Usage
+from tilefit.estimate.base import Backend, Mode, Usage
 from tilefit.estimate.cache import DiskCache, cache_key
 from tilefit.estimate.pallas_compile import TopologyCache, error_summary, measure
 from tilefit.estimate.pallas_layout import TILE_BYTES, Buffer, CallLayout, tiling_problem, trace_layouts
+from tilefit.resources import Resource
 from tilefit.settings import Settings
 from tilefit.targets import Target, get_target
 from tilefit.userfile import load_module_file
 
-RESOURCE = "scoped-vmem"
+RESOURCE: Resource = "scoped-vmem"
 MIB = 1 << 20
 HEADROOM = 0.10  # 10 % above the measured need: Mosaic's internal scratch moves with jax/libtpu versions
 
@@ -145,9 +146,13 @@ class PallasEstimator:
         })
 
     def estimate_many(
-        self, configs: Sequence[Mapping[str, Any]], targets: Sequence[str | Target], mode: Mode = "exact"
+        self, configs: Sequence[Mapping[str, Any]], targets: Sequence[str | Target], mode: Mode = "exact", *,
+        workers: int | None = None, progress: bool | None = None,
     ) -> list[Usage]:
-        """Every config on every target (target-major); failures are results, never an abort."""
+        """Every config on every target (target-major); failures are results, never an abort.
+
+        Compiles run in this process (libtpu is not forked): `workers` and `progress` are accepted, unused.
+        """
         return [self.estimate(c, t, mode) for t in targets for c in configs]
 
     def layouts(self, config: Mapping[str, Any]) -> list[CallLayout]:
@@ -381,3 +386,28 @@ def cli_estimate(ref: str, spec: Mapping[str, Any], targets: list[Target], mode:
     m: Mode = "analytic" if mode == "analytic" else "exact"
     return [est.estimate(c, tpu_target(t), m) for t in targets for c in configs]
 
+
+
+class _Backend:
+    """The registry's view of this file (estimate/__init__.py): Pallas TPU kernels on TPU targets."""
+
+    name = "pallas"
+
+    def accepts(self, target: Target) -> bool:
+        return target.kind == "tpu" and bool(target.topology)
+
+    def load(self, ref: str, spec: Mapping[str, Any]) -> PallasKernel:
+        return load_kernel(ref).with_spec(spec)
+
+    def estimator(self, kernel: PallasKernel, spec: Mapping[str, Any]) -> PallasEstimator:
+        return PallasEstimator(kernel)
+
+    def space(self, kernel: PallasKernel, spec: Mapping[str, Any]) -> list[dict[str, Any]]:
+        configs: list[dict[str, Any]] = list(kernel.configs())
+        return configs
+
+    def mode(self, requested: str) -> Mode:
+        return "analytic" if requested == "analytic" else "exact"
+
+
+BACKEND: Backend = _Backend()

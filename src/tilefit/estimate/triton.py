@@ -18,25 +18,27 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tilefit.errors import CompileError, DoesNotFit, InputError, MissingExtraError, TilefitError
-from tilefit.estimate.base import Mode, Usage
+from tilefit.errors import CompileError, InputError, MissingExtraError, TilefitError, UnsupportedTarget
+from tilefit.estimate.base import Backend, Failure, Mode, Overrun, Usage
 from tilefit.estimate.cache import DiskCache, cache_key
 from tilefit.estimate.pool import run_isolated
 from tilefit.estimate.triton_args import Arg, arg_from_value, parse_signature
 from tilefit.estimate.triton_kernel import KernelRef, kernel_ref, unwrap_kernel
 from tilefit.progress import progress_bar
+from tilefit.resources import Resource
 from tilefit.settings import Settings
 from tilefit.targets import Target, load_targets
 from tilefit.userfile import load_module_file
 
 __all__ = [
-    "Arg", "TritonEstimator", "estimate", "estimate_many", "load_module_file", "resolve_target",
+    "BACKEND", "Arg", "TritonEstimator", "estimate", "estimate_many", "load_module_file", "resolve_target",
     "unwrap_kernel",
 ]
 
-# Triton's default when a kernel's tensor memory has no per-target limit (CompiledKernel._init_handles).
-_TMEM_COLUMNS = 512
 ArgValue = Arg | int | float | bool | None
+# Bumped when Usage's stored form changes, so entries of an older tilefit are not read as this one's
+# (2: typed `over` and `failure` instead of extra["reason"] / extra["crashed"]).
+USAGE_SCHEMA = 2
 
 
 def _triton() -> Any:
@@ -56,9 +58,22 @@ def resolve_target(name: str | Target) -> Target:
     else:
         target = load_targets().get(name)
     if target.triton is None:
-        gpus = [t.name for t in load_targets().targets if t.triton is not None]
+        gpus = [t.name for t in load_targets().targets if _compiles_for(t)]
         raise InputError(f"{target.name} is not a Triton target; Triton targets: {', '.join(gpus)}")
+    if not _compiles_for(target):
+        from tilefit.estimate.triton_compile import FAMILIES
+
+        raise UnsupportedTarget(
+            target.name, f"Triton's {target.triton.backend!r} backend ({target.vendor}) has no tilefit "
+            "support: its shared-memory allocation passes are not known", [f"{k} targets" for k in FAMILIES],
+        )
     return target
+
+
+def _compiles_for(target: Target) -> bool:
+    from tilefit.estimate.triton_compile import FAMILIES
+
+    return target.triton is not None and target.triton.backend in FAMILIES
 
 
 def _current_gpu() -> Target:
@@ -73,13 +88,10 @@ def _current_gpu() -> Target:
     return load_targets().get(name)
 
 
-def normalise_config(config: Any) -> dict[str, Any]:
-    """A plain dict from a mapping or a triton.Config (kwargs plus launch options)."""
-    if hasattr(config, "all_kwargs"):
-        return dict(config.all_kwargs())
-    if isinstance(config, Mapping):
-        return {str(k): v for k, v in config.items() if v is not None}
-    raise InputError(f"a config must be a mapping or a triton.Config, not {type(config).__name__}")
+def _as_config(config: Any) -> dict[str, Any]:
+    from tilefit.space import as_config
+
+    return {str(k): v for k, v in as_config(config).items() if v is not None}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -119,12 +131,13 @@ class TritonEstimator:
         configs: Sequence[Mapping[str, Any]],
         targets: Sequence[str | Target] | str = "auto",
         mode: Mode = "fast",
+        *,
         workers: int | None = None,
         progress: bool | None = None,
     ) -> list[Usage]:
         """Every config on every target (config-major); failures are results, never an abort."""
         resolved = [resolve_target(t) for t in ([targets] if isinstance(targets, str) else targets)]
-        tasks = [_Task(self._ref, self.args, normalise_config(c), t, _check_mode(mode))
+        tasks = [_Task(self._ref, self.args, _as_config(c), t, _check_mode(mode))
                  for c in configs for t in resolved]
         if mode == "analytic":
             return [self._analytic_usage(t) for t in tasks]
@@ -134,14 +147,18 @@ class TritonEstimator:
         from tilefit.estimate.triton_analytic import AnalyticModel
 
         start = time.perf_counter()
-        if self._analytic is None:
-            self._analytic = AnalyticModel.learn(self.kernel, self.args, task.config)
         try:
+            if self._analytic is None:
+                self._analytic = AnalyticModel.learn(self.kernel, self.args, task.config)
             shared = self._analytic.shared_bytes(task.config, task.target)
         except TilefitError as exc:
-            return _failed(task, str(exc), time.perf_counter() - start)
+            return _failed(task, Failure("input", str(exc), stage="analytic"), time.perf_counter() - start)
+        except Exception as exc:  # the frontend rejected the probe config (e.g. a negative block): a result
+            err = compiler_error(exc)
+            return _failed(task, Failure("compile", str(err), err.stage), time.perf_counter() - start)
         warps = int(task.config.get("num_warps", 4))
-        return _usage(task, shared, None, warps, time.perf_counter() - start)
+        usage = _usage(task, shared, None, warps, time.perf_counter() - start)
+        return dataclasses.replace(usage, compiler=f"analytic (triton {_version()})")
 
     def _run(self, tasks: list[_Task], workers: int | None, progress: bool | None) -> list[Usage]:
         keys = [self._key(t) for t in tasks]
@@ -159,7 +176,7 @@ class TritonEstimator:
                 timeout_s=self.settings.compile_timeout_s, memory_mb=self.settings.compile_memory_mb,
                 on_done=lambda _i, _r: bar(),
             )
-            fresh = [r if isinstance(r, Usage) else _failed(tasks[i], r.message, 0.0)
+            fresh = [r if isinstance(r, Usage) else _failed(tasks[i], _crash(r.message), 0.0)
                      for i, r in zip(todo, out, strict=True)]
         else:
             fresh = []
@@ -169,7 +186,8 @@ class TritonEstimator:
         for i, usage in zip(todo, fresh, strict=True):
             results[i] = usage
             key = keys[i]
-            if self.cache is not None and key is not None and not usage.extra.get("crashed", False):
+            transient = usage.failure is not None and usage.failure.kind in ("crash", "timeout", "oom")
+            if self.cache is not None and key is not None and not transient:
                 self.cache.put(key, usage)
         bar(close=True)
         return [r for r in results if r is not None]
@@ -187,8 +205,17 @@ class TritonEstimator:
         return cache_key({
             "kernel": self.kernel.cache_key, "signature": sp.signature, "constexprs": _pairs(sp.constexprs),
             "attrs": _pairs(sp.attrs), "options": sp.options, "target": task.target.name, "mode": task.mode,
-            "triton": _triton().__version__, "config": task.config,
+            "triton": _version(), "config": task.config, "usage": USAGE_SCHEMA,
         })
+
+
+def _version() -> str:
+    return str(_triton().__version__)
+
+
+def _crash(message: str) -> Failure:
+    """A worker that died or ran out of time (estimate/pool.py's Crash) as a typed Failure."""
+    return Failure("timeout" if "ran past" in message else "crash", message, stage="worker")
 
 
 def _pairs(mapping: Mapping[Any, Any]) -> list[list[str]]:
@@ -233,7 +260,7 @@ def _run_task(task: _Task) -> Usage:
     try:
         kernel = task.ref.load()
     except Exception as exc:
-        return _failed(task, f"cannot load kernel {task.ref.qualname}: {exc}", 0.0)
+        return _failed(task, Failure("input", f"cannot load kernel {task.ref.qualname}: {exc}", "load"), 0.0)
     return _measure(kernel, task)
 
 
@@ -248,12 +275,15 @@ def _measure(kernel: Any, task: _Task) -> Usage:
             sp = tc.specialise(kernel, target, _stand_ins(task.args), task.config)
             run = tc.compile_full if task.mode == "full" else tc.compile_fast
             m = run(kernel, target, sp)
-        except InputError as exc:
-            return _failed(task, str(exc), time.perf_counter() - start)
+        except (InputError, UnsupportedTarget) as exc:
+            return _failed(task, Failure("input", str(exc), "specialise"), time.perf_counter() - start)
         except Exception as exc:
-            return _failed(task, str(compiler_error(exc, log())), time.perf_counter() - start)
+            err = compiler_error(exc, log())
+            failure = Failure("compile", str(err), err.stage, stderr=err.log[-2000:])
+            return _failed(task, failure, time.perf_counter() - start)
     usage = _usage(task, m.shared, m.tensor_memory, m.num_warps, time.perf_counter() - start)
-    return dataclasses.replace(usage, registers=m.registers, spills=m.spills, extra={**usage.extra, **m.extra})
+    return dataclasses.replace(usage, registers=m.registers, spills=m.spills, extra={**usage.extra, **m.extra},
+                               compiler=f"triton {_version()}")
 
 
 def compiler_error(exc: BaseException, log: str = "") -> CompileError:
@@ -271,39 +301,29 @@ def compiler_error(exc: BaseException, log: str = "") -> CompileError:
 
 
 def _usage(task: _Task, shared: int, tmem: int | None, warps: int, seconds: float) -> Usage:
+    """What CompiledKernel._init_handles checks at load: shared memory, threads, tensor-memory columns."""
     target = task.target
     assert target.triton is not None
     threads = warps * target.triton.warp_size
-    checks = [
+    tmem_limit = target.limit_for("tensor-memory") or target.limit("triton_tensor_memory_columns")
+    checks: list[tuple[Resource, int, int | None]] = [
         ("shared-memory", shared, target.limit_for("shared-memory")),
         ("threads", threads, target.limit_for("threads")),
-        ("tensor-memory", tmem or 0, target.limit_for("tensor-memory") or _TMEM_COLUMNS),
+        ("tensor-memory", tmem or 0, tmem_limit),
     ]
-    over = [(r, n, lim) for r, n, lim in checks if lim is not None and n > lim]
-    extra: dict[str, Any] = {"num_warps": warps}
-    if over:
-        extra["exceeded"] = [r for r, _, _ in over]
-        extra["reason"] = "; ".join(_reason(r, n, lim, target.name) for r, n, lim in over)
+    over = tuple(Overrun(r, n, lim, target.name) for r, n, lim in checks if lim is not None and n > lim)
     return Usage(
         target=target.name, resource="shared-memory", bytes=shared, limit=checks[0][2], mode=task.mode,  # type: ignore[arg-type]
-        config=task.config, fits=not over, seconds=seconds, threads=threads, tensor_memory=tmem, extra=extra,
+        config=task.config, fits=not over, seconds=seconds, threads=threads, tensor_memory=tmem, over=over,
+        extra={"num_warps": warps},
     )
 
 
-def _reason(resource: str, required: int, limit: int, target: str) -> str:
-    """DoesNotFit's wording, in the resource's own unit (threads and TMEM columns are not bytes)."""
-    if resource == "shared-memory":
-        return str(DoesNotFit(resource, required, limit, target))
-    unit = {"threads": "threads", "tensor-memory": "columns"}.get(resource, "")
-    return f"{resource} {required} > {limit} {unit} on {target} ({required / limit:.2f}x)"
-
-
-def _failed(task: _Task, message: str, seconds: float) -> Usage:
-    crashed = message.startswith("the compiler")
+def _failed(task: _Task, failure: Failure, seconds: float) -> Usage:
     return Usage(
         target=task.target.name, resource="shared-memory", bytes=None,
         limit=task.target.limit_for("shared-memory"), mode=task.mode,  # type: ignore[arg-type]
-        config=task.config, fits=None, error=message, seconds=seconds, extra={"crashed": crashed},
+        config=task.config, fits=None, error=failure.message, seconds=seconds, failure=failure,
     )
 
 
@@ -342,3 +362,31 @@ def estimate_many(
     return est.estimate_many(configs, targets, mode=mode, workers=workers, progress=progress)
 
 
+
+
+class _Backend:
+    """The registry's view of this file (estimate/__init__.py): @triton.jit kernels for NVIDIA and AMD."""
+
+    name = "triton"
+
+    def accepts(self, target: Target) -> bool:
+        return _compiles_for(target)
+
+    def load(self, ref: str, spec: Mapping[str, Any]) -> Any:
+        from tilefit.userfile import load_ref
+
+        return unwrap_kernel(load_ref(ref))
+
+    def estimator(self, kernel: Any, spec: Mapping[str, Any]) -> TritonEstimator:
+        return TritonEstimator(kernel, signature={str(k): str(v) for k, v in (spec.get("args") or {}).items()})
+
+    def space(self, kernel: Any, spec: Mapping[str, Any]) -> list[dict[str, Any]]:
+        from tilefit.space import expand
+
+        return expand(spec["space"], limit=None) if spec.get("space") else [{}]
+
+    def mode(self, requested: str) -> Mode:
+        return _check_mode(requested)  # type: ignore[return-value]
+
+
+BACKEND: Backend = _Backend()

@@ -1,7 +1,8 @@
 """Compile candidates in a child process with an address-space limit and a timeout.
 
 `LLVM ERROR: out of memory` calls abort() (exit 134): no Python exception, the process is gone
-(FACTS.md: 512x512x64 fp16 with 4 warps on sm_90 needs ~1 GB and 52 s; under a 600 MB limit it aborts).
+(512x512x64 fp16 with 4 warps for sm_90 takes ~1 GB and 52 s in triton.compile; under a 600 MB limit
+it aborts: BENCHMARKS.md, sandbox).
 ptxas runs with no timeout. So each job runs in a fresh interpreter in its own process group, under
 RLIMIT_AS = Settings.compile_memory_mb and a deadline of Settings.compile_timeout_s; on the deadline the
 whole group (the interpreter and any ptxas it started) is killed. What happened is an `Outcome`; a
@@ -165,7 +166,8 @@ class SandboxEstimator:
         return self.estimate_many([config], [target], mode)[0]
 
     def estimate_many(
-        self, configs: Sequence[Mapping[str, Any]], targets: Sequence[str], mode: Mode = "fast"
+        self, configs: Sequence[Mapping[str, Any]], targets: Sequence[Any], mode: Mode = "fast", *,
+        workers: int | None = None, progress: bool | None = None,
     ) -> list[Usage]:
         if mode == "analytic":  # instant and in-process: nothing to isolate
             from tilefit.estimate.triton import TritonEstimator
@@ -176,7 +178,7 @@ class SandboxEstimator:
             u
             for t in targets
             for u in self.sandbox.estimate_many(
-                self.kernel, configs, t, args=self.args, signature=self.signature, mode=mode,
+                self.kernel, configs, getattr(t, "name", t), args=self.args, signature=self.signature, mode=mode,
                 workers=self.workers,
             )
         ]
