@@ -67,7 +67,7 @@ def _append(path: str, n: int) -> None:
 
 def test_processes_appending_to_one_file_lose_no_line(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
-    ctx = multiprocessing.get_context("fork")
+    ctx = multiprocessing.get_context("spawn")  # separate interpreters, as pytest-xdist workers are
     procs = [ctx.Process(target=_append, args=(str(path), 200)) for _ in range(4)]
     for p in procs:
         p.start()
@@ -79,6 +79,7 @@ def test_processes_appending_to_one_file_lose_no_line(tmp_path: Path) -> None:
     assert all(v == list(range(200)) for v in per_pid.values())
 
 
+@pytest.mark.filterwarnings("ignore:os.fork:RuntimeWarning")  # the child only appends to a file
 def test_a_forked_child_writes_its_own_header(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     writer = TraceWriter(path, _header())

@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tilefit.errors import NoConfigFits, TilefitError
-from tilefit.estimate.base import Usage
+from tilefit.estimate.base import Mode, Usage
+from tilefit.targets import Target
 
 MAX_CANDIDATES = 24  # each is a TTIR+TTGIR compile (a fraction of a second): the report stays in seconds
 
@@ -37,7 +38,7 @@ class SourceEstimator:
     def __init__(self, plugin: Any, src: Any, target: Any, options: Any) -> None:
         self.plugin, self.src, self.target, self.options = plugin, src, target, options
 
-    def estimate(self, config: Mapping[str, Any], target: str, mode: str = "fast") -> Usage:
+    def estimate(self, config: Mapping[str, Any], target: Target, mode: Mode = "fast") -> Usage:
         """One variant on the rejected compile's target."""
         from tilefit.estimate.triton_compile import Specialised, compile_fast
         from tilefit.plugin.size import limits_for, verdict
@@ -55,18 +56,18 @@ class SourceEstimator:
             with self.plugin.quiet():
                 m = compile_fast(self.src.fn, self.target, sp)
         except Exception as exc:
-            return Usage(target, "shared-memory", None, None, "fast", dict(config), None, error=str(exc))
+            return Usage(target.name, "shared-memory", None, None, "fast", dict(config), None, error=str(exc))
         limits = limits_for(self.target)
         tmem = m.tensor_memory
         sized = type(limits)(shared=m.shared, tmem=tmem, threads=m.num_warps * int(self.target.warp_size))
-        v = verdict(sized, limits, target)
-        return Usage(target, "shared-memory", m.shared, limits.shared, "fast", dict(config), v.fits,
+        v = verdict(sized, limits, target.name)
+        return Usage(target.name, "shared-memory", m.shared, limits.shared, "fast", dict(config), v.fits,
                      threads=sized.threads, tensor_memory=tmem)
 
-    def estimate_many(self, configs: Sequence[Mapping[str, Any]], targets: Sequence[str],
-                      mode: str = "fast") -> list[Usage]:
-        """Every config on every target."""
-        return [self.estimate(c, t, mode) for t in targets for c in configs]
+    def estimate_many(self, configs: Sequence[Mapping[str, Any]], targets: Sequence[Target], mode: Mode = "fast",
+                      *, workers: int | None = None, progress: bool | None = None) -> list[Usage]:
+        """Every config on every target, in this process (config-major)."""
+        return [self.estimate(c, t, mode) for c in configs for t in targets]
 
 
 def candidates(config: Mapping[str, Any]) -> list[dict[str, Any]]:

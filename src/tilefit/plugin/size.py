@@ -58,25 +58,15 @@ def copy_module(module: Any) -> Any:
         os.unlink(path)
 
 
-def _allocate(pm: Any, target: Any, options: Any) -> None:
-    from tilefit.estimate import triton_compile as tc
-
-    family = getattr(tc, "family", None)  # the backend table (estimate/triton_compile.py) where present
-    if family is not None:
-        family(target.backend).allocation(pm, target, options)
-    elif target.backend == "cuda":
-        tc._nvidia_allocation(pm, target, options)
-    else:
-        tc._amd_allocation(pm, options)
-
-
 def size_module(module: Any, target: Any, options: Any) -> Sized:
     """Shared bytes, tensor-memory columns and threads of a TTGIR module, as make_llir would allocate them."""
     from triton._C.libtriton import ir
 
+    from tilefit.estimate.triton_compile import family
+
     copy = copy_module(module)
     pm = ir.pass_manager(copy.context)
-    _allocate(pm, target, options)
+    family(target.backend).allocation(pm, target, options)
     pm.run(copy, "tilefit_allocate_shared_memory")
     warps = copy.get_int_attr("ttg.total-num-warps") or options.num_warps
     tmem = copy.get_int_attr("ttg.tensor_memory_size")
