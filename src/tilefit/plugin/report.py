@@ -9,6 +9,7 @@ and num_stages lowered, each sized by the same allocation pass on the same TTGIR
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,6 +18,7 @@ from tilefit.estimate.base import Mode, Usage
 from tilefit.targets import Target
 
 MAX_CANDIDATES = 24  # each is a TTIR+TTGIR compile (a fraction of a second): the report stays in seconds
+BUDGET_S = 10.0  # and candidates past this many seconds are not sized (a huge kernel's TTGIR can be slow)
 
 
 def find_rejection(exc: BaseException | None) -> Any:
@@ -35,8 +37,9 @@ def find_rejection(exc: BaseException | None) -> Any:
 class SourceEstimator:
     """Sizes variants of one rejected compile (constexprs by name, launch options) with compile_fast."""
 
-    def __init__(self, plugin: Any, src: Any, target: Any, options: Any) -> None:
+    def __init__(self, plugin: Any, src: Any, target: Any, options: Any, budget_s: float = BUDGET_S) -> None:
         self.plugin, self.src, self.target, self.options = plugin, src, target, options
+        self.deadline = time.monotonic() + budget_s
 
     def estimate(self, config: Mapping[str, Any], target: Target, mode: Mode = "fast") -> Usage:
         """One variant on the rejected compile's target."""
@@ -52,6 +55,9 @@ class SourceEstimator:
             else:
                 options[key] = value
         sp = Specialised(dict(self.src.signature), constexprs, dict(self.src.attrs), options)
+        if time.monotonic() > self.deadline:
+            return Usage(target.name, "shared-memory", None, None, "fast", dict(config), None,
+                         error=f"not sized: the report's {BUDGET_S:.0f} s budget is spent")
         try:
             with self.plugin.quiet():
                 m = compile_fast(self.src.fn, self.target, sp)
