@@ -318,3 +318,35 @@ def test_helion_baseline_that_cannot_fit_is_taken_from_the_fitting_config(monkey
         assert plugin_helion._baseline(original)(provider) == "baseline"
     assert baselines[0]["block_sizes"] != [16, 16] and baselines[1]["block_sizes"] == [16, 16]
     assert dict(bound.config_spec.default_config())["block_sizes"] == [16, 16]  # the search's default seed too
+
+
+PLAIN_LAUNCH = """
+import sys, yaml, triton
+from triton.compiler import ASTSource
+from tilefit.estimate import triton_compile as tc
+from tilefit.estimate.triton import load_module_file
+from tilefit.estimate.triton_args import parse_signature
+K = sys.argv[1]
+spec = yaml.safe_load(open(K + "/matmul.yaml"))
+kernel = load_module_file(K + "/matmul.py").matmul_kernel
+args = {n: a.stand_in() for n, a in parse_signature(spec["args"]).items()}
+T = tc.gpu_target("cuda", 90, 32)
+config = {"BLOCK_M": 256, "BLOCK_N": 256, "BLOCK_K": 64, "GROUP_M": 8, "num_warps": 8, "num_stages": 4}
+sp = tc.specialise(kernel, T, args, config)
+triton.compile(ASTSource(kernel, sp.signature, sp.constexprs, sp.attrs), target=T, options=dict(sp.options))
+"""
+
+
+def test_tilefit_record_on_a_plain_launch_that_cannot_fit(tmp_path: Path) -> None:
+    script = tmp_path / "launch.py"
+    script.write_text(PLAIN_LAUNCH)
+    trace = tmp_path / "run.trace.jsonl"
+    out = subprocess.run([sys.executable, "-m", "tilefit", "record", "-o", str(trace), "--", sys.executable,
+                          str(script), str(KERNELS)], capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "TRITON_CACHE_DIR": str(tmp_path / "cache")})
+    assert out.returncode == 1  # the child's own exit code: an uncaught exception
+    assert "OutOfResources: out of resource: shared memory, Required: 262144" in out.stderr
+    assert "tilefit: tilefit_kernel_" in out.stderr and "nearest configs that fit" in out.stderr
+    assert "1 specialisation(s) of 1 kernel(s) from 1 process(es), 1 cannot fit" in out.stderr
+    (record,) = read_trace(trace).records
+    assert record.fn == "matmul_kernel" and record.sized.shared == 262144 and record.pid != os.getpid()
