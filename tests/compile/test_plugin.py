@@ -244,6 +244,7 @@ def test_boot_folder_is_importable_without_tilefit_installed() -> None:
     assert "tilefit plug-in not installed" in out.stderr  # tilefit itself is not on that path
 
 
+@pytest.mark.slow  # a fresh interpreter imports torch and helion (about 30 s on a loaded 2-core box)
 def test_helion_is_patched_even_when_it_imports_triton_itself() -> None:
     pytest.importorskip("helion", reason="needs helion (and torch)")
     # `import helion` imports triton from inside a half-initialised helion package; the plug-in installs
@@ -337,6 +338,7 @@ triton.compile(ASTSource(kernel, sp.signature, sp.constexprs, sp.attrs), target=
 """
 
 
+@pytest.mark.slow
 def test_tilefit_record_on_a_plain_launch_that_cannot_fit(tmp_path: Path) -> None:
     script = tmp_path / "launch.py"
     script.write_text(PLAIN_LAUNCH)
