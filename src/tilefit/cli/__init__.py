@@ -188,8 +188,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except TilefitError as exc:
         print(f"tilefit: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # compile processes were killed on the way out (tilefit.isolate)
+        print("tilefit: interrupted", file=sys.stderr)
         return 130
+    except SystemExit as exc:  # tilefit.isolate.Terminated: SIGTERM/SIGHUP while compiling
+        signum = getattr(exc, "signum", None)
+        if signum is None:
+            raise
+        print(f"tilefit: stopped by signal {signum}; its compile processes were stopped", file=sys.stderr)
+        return 128 + int(signum)
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:  # a bug of tilefit's, or of a backend it drives: say so, briefly

@@ -83,10 +83,15 @@ def load_spec(args: argparse.Namespace) -> Any:
     from tilefit import spec as sp
 
     base = sp.read_spec(args.spec)
-    return base.merged(
+    spec = base.merged(
         kernel=args.kernel, args=sp.parse_pairs(args.arg, "--arg"), space=sp.config_pairs(args.config),
         targets=sp.split(args.target) if args.target else (), backend=args.backend,
     )
+    if not spec.targets:  # neither --target nor the spec: [tool.tilefit] targets / TILEFIT_TARGETS
+        from tilefit.settings import Settings
+
+        spec = spec.merged(targets=Settings.from_env().targets)
+    return spec
 
 
 def run(args: argparse.Namespace) -> int:

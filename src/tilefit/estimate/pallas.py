@@ -24,9 +24,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from tilefit import store
 from tilefit.errors import InputError, MissingExtraError, TilefitError
 from tilefit.estimate.base import Backend, Mode, Usage
-from tilefit.estimate.cache import DiskCache, cache_key
 from tilefit.estimate.pallas_compile import TopologyCache, error_summary, measure
 from tilefit.estimate.pallas_layout import TILE_BYTES, Buffer, CallLayout, tiling_problem, trace_layouts
 from tilefit.resources import Resource
@@ -104,7 +104,7 @@ class PallasEstimator:
         self.kernel = kernel
         self._topologies = TopologyCache()
         s = settings or Settings.from_env()
-        self._cache = DiskCache(s.cache_dir / "pallas") if cache and s.use_cache else None
+        self._cache = store.Store(s.cache_dir / "pallas", store.USAGE) if cache and s.use_cache else None
         self._source = _kernel_source(kernel)
 
     def estimate(self, config: Mapping[str, Any], target: str | Target, mode: Mode = "exact") -> Usage:
@@ -137,7 +137,7 @@ class PallasEstimator:
         """Cache key of an exact result: kernel source, params, config, target limits and tool versions."""
         if self._source is None:
             return None
-        return cache_key({
+        return store.key({
             "backend": "pallas", "source": self._source, "params": dict(self.kernel.params),
             "config": dict(config), "target": tgt.name, "topology": tgt.topology,
             # only what an exact result depends on: the analytic model's shares in tpu.yaml do not count

@@ -15,13 +15,13 @@ from __future__ import annotations
 import dataclasses
 import sys
 import time
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from typing import Any, Literal
 
+from tilefit import isolate, store
 from tilefit.errors import CompileError, InputError, MissingExtraError, TilefitError, UnsupportedTarget
 from tilefit.estimate.base import Backend, Failure, Mode, Overrun, Usage
-from tilefit.estimate.cache import DiskCache, cache_key
-from tilefit.estimate.pool import run_isolated
 from tilefit.estimate.triton_args import Arg, arg_from_value, parse_signature
 from tilefit.estimate.triton_kernel import KernelRef, kernel_ref, unwrap_kernel
 from tilefit.progress import progress_bar
@@ -39,6 +39,9 @@ ArgValue = Arg | int | float | bool | None
 # Bumped when Usage's stored form changes, so entries of an older tilefit are not read as this one's
 # (2: typed `over` and `failure` instead of extra["reason"] / extra["crashed"]).
 USAGE_SCHEMA = 2
+# "auto": a pool of persistent worker processes when a sweep is long enough to pay for them, else in-process;
+# "per-job": every config compiled in a fresh child (a sandbox); "none": always in this process.
+Isolation = Literal["auto", "per-job", "none"]
 
 
 def _triton() -> Any:
@@ -114,12 +117,17 @@ class TritonEstimator:
         signature: Mapping[str, Arg | str] | None = None,
         cache: bool = True,
         settings: Settings | None = None,
+        isolation: Isolation = "auto",
     ) -> None:
         self.kernel = unwrap_kernel(kernel)
         self.settings = settings or Settings.from_env()
         self.args: dict[str, ArgValue] = {**_bind_args(self.kernel, args), **parse_signature(signature or {})}
-        self.cache = DiskCache(self.settings.cache_dir / "triton") if cache and self.settings.use_cache else None
+        use = cache and self.settings.use_cache
+        self.cache = store.Store(self.settings.cache_dir / "triton", store.USAGE) if use else None
         self._ref = kernel_ref(self.kernel)
+        if isolation == "per-job" and self._ref is None:
+            raise InputError(f"{self.kernel.__name__} is not defined at module level; a child process must import it")
+        self.isolation = isolation
         self._analytic: Any = None
 
     def estimate(self, config: Mapping[str, Any], target: str | Target = "auto", mode: Mode = "fast") -> Usage:
@@ -170,14 +178,14 @@ class TritonEstimator:
         # A worker costs a few seconds to start (it imports triton): pool only when the serial run
         # would take longer than that (about 0.1 s a config in fast mode, 1.5 s in full mode).
         serial_s = len(todo) * (1.5 if tasks and tasks[0].mode == "full" else 0.1)
-        if len(todo) > 1 and n_workers > 1 and self._ref is not None and (serial_s >= 5 or workers):
-            out = run_isolated(
-                _run_task, [tasks[i] for i in todo], workers=n_workers,
-                timeout_s=self.settings.compile_timeout_s, memory_mb=self.settings.compile_memory_mb,
-                on_done=lambda _i, _r: bar(),
+        pool = len(todo) > 1 and n_workers > 1 and self._ref is not None and (serial_s >= 5 or bool(workers))
+        if todo and (self.isolation == "per-job" or (self.isolation == "auto" and pool)):
+            out = isolate.run_many(
+                _run_task, [tasks[i] for i in todo], limits=isolate.Limits.of(self.settings),
+                workers=n_workers, fresh=self.isolation == "per-job", preload=("triton",),
+                on_done=lambda _i, _o: bar(),
             )
-            fresh = [r if isinstance(r, Usage) else _failed(tasks[i], _crash(r.message), 0.0)
-                     for i, r in zip(todo, out, strict=True)]
+            fresh = [_from_outcome(tasks[i], o) for i, o in zip(todo, out, strict=True)]
         else:
             fresh = []
             for i in todo:
@@ -202,7 +210,7 @@ class TritonEstimator:
             sp = tc.specialise(self.kernel, _gpu_target(task.target), _stand_ins(task.args), task.config)
         except (TilefitError, Exception):
             return None
-        return cache_key({
+        return store.key({
             "kernel": self.kernel.cache_key, "signature": sp.signature, "constexprs": _pairs(sp.constexprs),
             "attrs": _pairs(sp.attrs), "options": sp.options, "target": task.target.name, "mode": task.mode,
             "triton": _version(), "config": task.config, "usage": USAGE_SCHEMA,
@@ -211,11 +219,6 @@ class TritonEstimator:
 
 def _version() -> str:
     return str(_triton().__version__)
-
-
-def _crash(message: str) -> Failure:
-    """A worker that died or ran out of time (estimate/pool.py's Crash) as a typed Failure."""
-    return Failure("timeout" if "ran past" in message else "crash", message, stage="worker")
 
 
 def _pairs(mapping: Mapping[Any, Any]) -> list[list[str]]:
@@ -255,21 +258,37 @@ def _gpu_target(target: Target) -> Any:
 
 
 def _run_task(task: _Task) -> Usage:
-    """Worker entry point (module level, so spawn can pickle it)."""
+    """Entry point in an isolated child (module level, so the child can import it)."""
     assert task.ref is not None
     try:
         kernel = task.ref.load()
-    except Exception as exc:
-        return _failed(task, Failure("input", f"cannot load kernel {task.ref.qualname}: {exc}", "load"), 0.0)
-    return _measure(kernel, task)
+    except Exception as exc:  # the runner names a memory limit too small to load the module
+        raise InputError(f"cannot load kernel {task.ref.qualname}: {type(exc).__name__}: {exc}") from exc
+    # In a child, fd 2 already is a log file the parent reads: diagnostics survive an abort there.
+    return _measure(kernel, task, capture=isolate.child_stderr)
 
 
-def _measure(kernel: Any, task: _Task) -> Usage:
-    """Compile one task in this process; every compiler failure becomes a Usage with `error`."""
+def _from_outcome(task: _Task, o: isolate.Outcome) -> Usage:
+    """A child's Usage, or a failed Usage saying why the child gave none (crash/timeout/oom: not cached)."""
+    if o.status == "ok" and isinstance(o.value, Usage):
+        return o.value
+    # "error": the job itself raised; in _run_task that is the kernel's module failing to load
+    kind = "input" if o.status == "error" else o.failure_kind or "crash"
+    failure = Failure(kind, o.message or o.status, "isolate", o.returncode, o.stderr_tail)
+    return _failed(task, failure, o.seconds)
+
+
+def _measure(kernel: Any, task: _Task, capture: Callable[[], AbstractContextManager[Callable[[], str]]] | None = None
+             ) -> Usage:
+    """Compile one task in this process; every compiler failure becomes a Usage with `error`.
+
+    `capture` is the context manager that collects compiler diagnostics (fd 2); the default redirects
+    fd 2 into a temporary file.
+    """
     from tilefit.estimate import triton_compile as tc
 
     start = time.perf_counter()
-    with tc.captured_stderr() as log:
+    with (capture or tc.captured_stderr)() as log:
         try:
             target = _gpu_target(task.target)
             sp = tc.specialise(kernel, target, _stand_ins(task.args), task.config)
