@@ -30,6 +30,8 @@ _LAZY = {
     "KnowledgeBase": "tilefit.kb.repository",
     "load_kb": "tilefit.kb.repository",
     "Settings": "tilefit.settings",
+    "install": "tilefit.plugin",
+    "uninstall": "tilefit.plugin",
 }
 
 
@@ -64,6 +66,8 @@ __all__ = [
     "__version__",
     "explain",
     "get_target",
+    "install",
     "load_kb",
     "load_targets",
+    "uninstall",
 ]
