@@ -20,7 +20,7 @@ import pytest
 
 pytest.importorskip("triton", reason="the reports draw real compiler results")
 
-from tilefit.report import render_check_html
+from tilefit.htmlreport import render_check_html
 
 pytestmark = pytest.mark.compile
 

@@ -15,7 +15,7 @@ from tilefit.errors import InputError
 from tilefit.estimate.base import Overrun, Usage
 from tilefit.fit.perf import Score
 from tilefit.fit.report import Dropped, FitResult, Ranked
-from tilefit.report import render_check_html, render_estimate_html, render_fit_html
+from tilefit.htmlreport import render_check_html, render_estimate_html, render_fit_html
 
 HOSTILE = '<script>alert(1)</script><img src=x onerror="fetch(1)">'
 

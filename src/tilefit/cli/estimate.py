@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tilefit: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     if args.format == "html":
-        from tilefit.report import render_estimate_html
+        from tilefit.htmlreport import render_estimate_html
 
         print(render_estimate_html([u.to_dict() for u in usages], f"tilefit estimate {args.kernel or args.spec}"))
     else:

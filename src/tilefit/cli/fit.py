@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _html(doc: dict[str, Any], args: argparse.Namespace) -> str:
-    from tilefit.report import render_fit_html
+    from tilefit.htmlreport import render_fit_html
 
     return render_fit_html(doc, f"tilefit fit {args.kernel or args.spec}")
 

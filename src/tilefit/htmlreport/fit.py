@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from tilefit.report.page import config_text, details, legend, page, table
-from tilefit.report.svg import Bar, column_chart
+from tilefit.htmlreport.page import config_text, details, legend, page, table
+from tilefit.htmlreport.svg import Bar, column_chart
 
 # fit's drop reasons -> the chart's statuses; the legend says what each means.
 _STATUS = {"over-limit": "over", "analytic": "analytic", "compile-error": "error", "bounded": "bounded"}

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
-from tilefit.report.svg import COLOURS
+from tilefit.htmlreport.svg import COLOURS
 
 _CSS = (
     "body{font-family:system-ui,sans-serif;max-width:64rem;margin:1.5rem auto;padding:0 1rem;line-height:1.45;"

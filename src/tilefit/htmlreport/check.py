@@ -27,9 +27,9 @@ from html import escape
 from typing import Any
 
 from tilefit.errors import InputError
-from tilefit.report.estimate import note
-from tilefit.report.page import config_text, details, legend, page, table
-from tilefit.report.svg import Cell, grid
+from tilefit.htmlreport.estimate import note
+from tilefit.htmlreport.page import config_text, details, legend, page, table
+from tilefit.htmlreport.svg import Cell, grid
 
 _LABELS = {"fits": "every config fits", "mixed": "some fit", "over": "none fits", "error": "no size"}
 _STATUS = {"fits": True, "does not fit": False, "error": None}

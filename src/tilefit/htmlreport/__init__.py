@@ -6,8 +6,8 @@ also be drawn later from a saved JSON file.
 
 from __future__ import annotations
 
-from tilefit.report.check import render_check_html
-from tilefit.report.estimate import render_estimate_html
-from tilefit.report.fit import render_fit_html
+from tilefit.htmlreport.check import render_check_html
+from tilefit.htmlreport.estimate import render_estimate_html
+from tilefit.htmlreport.fit import render_fit_html
 
 __all__ = ["render_check_html", "render_estimate_html", "render_fit_html"]

@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from tilefit.report.page import config_text, details, legend, page, table
-from tilefit.report.svg import Bar, Cell, column_chart, grid
+from tilefit.htmlreport.page import config_text, details, legend, page, table
+from tilefit.htmlreport.svg import Bar, Cell, column_chart, grid
 
 _LABELS = {"fits": "fits", "over": "does not fit", "error": "no size (compile failed)"}
 
