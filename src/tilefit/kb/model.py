@@ -25,6 +25,9 @@ Knob = Literal[
     "dynamic_smem", "upgrade", "none",
 ]
 NUMBER_GROUPS = ("required", "limit")
+# "exact": the message is the error itself; "inferred": the entry reasons from indirect signs (a bare
+# error with no resource, a driver error after a shared-memory call), so its answer is a likely cause.
+EntryConfidence = Literal["exact", "inferred"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -119,6 +122,9 @@ class Entry:
     requires: Requires = dataclasses.field(default_factory=Requires)
     summary: str = ""
     summary_zh: str = ""
+    confidence: EntryConfidence = "exact"
+    # A fallback is reported only when no other entry matched the log (e.g. "mentions VMEM, no known form").
+    fallback: bool = False
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -271,4 +277,13 @@ def entry_from_dict(raw: Any, where: str, expected_id: str | None = None) -> Ent
         refines=r.strs("refines", required=False),
         requires=_requires(r.raw.get("requires"), f"{where}: requires"),
         summary=r.text("summary", ""), summary_zh=r.text("summary_zh", ""),
+        confidence=r.choice("confidence", get_args(EntryConfidence), "exact"),
+        fallback=_flag(r, "fallback"),
     )
+
+
+def _flag(r: _Reader, key: str) -> bool:
+    value = r.raw.get(key, False)
+    if not isinstance(value, bool):
+        raise r.fail(key, f"expected true or false, got {value!r}")
+    return value

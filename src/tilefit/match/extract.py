@@ -1,4 +1,4 @@
-"""Reading logs safely, and what surrounds an error: framework, phase and printed config."""
+"""What surrounds an error in a log: framework, phase and printed config (rules in data/context.yaml)."""
 
 from __future__ import annotations
 
@@ -9,39 +9,11 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
-from tilefit.errors import InputError
 from tilefit.yamlio import load_yaml
 
-# Printable share below which input is called binary, measured on its first 64 KiB.
-_BINARY_SHARE = 0.85
-_PROBE = 65536
-
-
-def decode_input(data: bytes | str, *, max_bytes: int) -> str:
-    """Turn raw input into text: empty, binary or oversized input raises InputError."""
-    if isinstance(data, str):
-        text = data
-        if len(text) > max_bytes:
-            raise InputError(f"input has {len(text)} characters; the limit is {max_bytes} (TILEFIT_MAX_INPUT_BYTES)")
-    else:
-        if len(data) > max_bytes:
-            raise InputError(f"input has {len(data)} bytes; the limit is {max_bytes} (TILEFIT_MAX_INPUT_BYTES)")
-        if _looks_binary(data[:_PROBE]):
-            raise InputError("input is not text (it looks binary); pass the error log as text")
-        text = data.decode("utf-8", errors="replace")
-    if not text.strip():
-        raise InputError("input is empty; pass an error log (a file, '-' for stdin, or text)")
-    return text
-
-
-def _looks_binary(head: bytes) -> bool:
-    if not head:
-        return False
-    if b"\x00" in head[:8192]:
-        return True
-    text = head.decode("utf-8", errors="replace")
-    printable = sum(1 for ch in text if ch.isprintable() or ch in "\n\r\t\x1b")
-    return printable / len(text) < _BINARY_SHARE
+# A printed config value longer than this stays text: int() of a 5000-digit string raises, and no real
+# num_stages or block size has 19 digits.
+_MAX_DIGITS = 18
 
 
 @dataclasses.dataclass(frozen=True)
@@ -91,7 +63,8 @@ class ContextRules:
         out: dict[str, int | str] = {}
         for m in self.config_pair.finditer(text):
             value = m.group("value")
-            out.setdefault(m.group("key"), int(value) if value.isdigit() else value)
+            number = value.isdigit() and len(value) <= _MAX_DIGITS
+            out.setdefault(m.group("key"), int(value) if number else value)
         return out
 
     def _launcher(self, m: re.Match[str]) -> dict[str, int | str]:
