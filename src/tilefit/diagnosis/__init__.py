@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from tilefit.diagnosis.advice import Advice, Facts, advise
 from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase
-from tilefit.match.extract import ContextRules
+from tilefit.match.extract import ContextIndex, ContextRules
 from tilefit.match.matcher import Match, Tally, match_window, windows
 from tilefit.targets import Target, TargetSet
 
@@ -81,19 +81,20 @@ def _device_classes(m: Match, targets: TargetSet) -> tuple[Target, ...]:
     return tuple(found)
 
 
-def diagnose(text: str, m: Match, targets: TargetSet, rules: ContextRules, offset: int = 0) -> Diagnosis:
+def diagnose(
+    text: str, m: Match, targets: TargetSet, rules: ContextRules, offset: int = 0, index: ContextIndex | None = None
+) -> Diagnosis:
     """Read the context of one match (`text` starts at log position `offset`) and make its advice specific."""
     start, end = m.start - offset, m.end - offset
-    around = text[max(0, start - _FRAME_WINDOW): end + 2000]
-    before = text[max(0, start - _FRAME_WINDOW): end]
+    index = index or rules.index(text)
     classes = _device_classes(m, targets)
     config = rules.config(text, start, end)
     tpus = [t for t in targets.targets if t.kind == "tpu"]
     facts = Facts(m.entry.resource, m.required, m.limit, config, classes, tpus)
     return Diagnosis(
         match=m,
-        framework=rules.framework(around) or m.entry.frameworks[0],
-        phase=rules.phase(before) or m.entry.phase,
+        framework=index.framework(start - _FRAME_WINDOW, end + 2000) or m.entry.frameworks[0],
+        phase=index.phase(start - _FRAME_WINDOW, end) or m.entry.phase,
         vendor=_vendor(m.entry, classes),
         device_classes=classes,
         config=config,
@@ -113,9 +114,10 @@ def diagnose_pieces(
     tally = Tally(limit=max_distinct)
     found: dict[tuple[str, int | None, int | None], Diagnosis] = {}
     for text, lo, hi, offset in windows(pieces):
+        index = rules.index(text)
         for m in match_window(text, kb, targets, lo, hi, offset):
             if tally.add(m):
-                found[_key(m)] = diagnose(text, m, targets, rules, offset)
+                found[_key(m)] = diagnose(text, m, targets, rules, offset, index)
     diagnoses = tuple(dataclasses.replace(found[_key(m)], match=m) for m in tally.result())
     return Explanation(diagnoses, omitted=tally.omitted)
 

@@ -202,7 +202,7 @@ def _to_match(text: str, c: _Candidate, offset: int) -> Match:
 def match_window(
     text: str, kb: KnowledgeBase, targets: TargetSet, lo: int = 0, hi: int | None = None, offset: int = 0
 ) -> list[Match]:
-    """Every hit that starts in text[lo:hi], reading context from all of `text`; one Match per hit."""
+    """Every distinct hit that starts in text[lo:hi], with its count, reading context from all of `text`."""
     hi = len(text) if hi is None else hi
     lower = text.lower()
     spans = {kw: _spans(lower, kw) for kw in dict.fromkeys(kw for e in kb for kw in e.keywords)}
@@ -216,7 +216,14 @@ def match_window(
         cands = _requirements(text, entry, cands, vendor)
         if cands:
             by_entry[entry.id] = cands
-    return [_to_match(text, c, offset) for c in _refine(by_entry)]
+    # Repeats of one hit become one Match with a count: a snippet is built once per distinct hit.
+    firsts: dict[tuple[str, tuple[tuple[str, str], ...]], _Candidate] = {}
+    counts: dict[tuple[str, tuple[tuple[str, str], ...]], int] = {}
+    for c in _refine(by_entry):
+        key = (c.entry.id, tuple(sorted(c.groups.items())))
+        counts[key] = counts.get(key, 0) + 1
+        firsts.setdefault(key, c)
+    return [dataclasses.replace(_to_match(text, c, offset), count=counts[k]) for k, c in firsts.items()]
 
 
 def windows(pieces: Iterable[str]) -> Iterator[tuple[str, int, int, int]]:
@@ -270,15 +277,15 @@ class Tally:
         return len(self.extra)
 
     def add(self, m: Match) -> bool:
-        """Count `m`; True when it is the first of its kind and kept."""
+        """Count `m` (`m.count` times); True when it is the first of its kind and kept."""
         key = (m.entry.id, m.required, m.limit)
         if key in self.counts:
-            self.counts[key] += 1
+            self.counts[key] += m.count
             return False
         if len(self.found) >= self.limit:
             self.extra.add(key)
             return False
-        self.counts[key] = 1
+        self.counts[key] = m.count
         self.found[key] = m
         return True
 
