@@ -151,3 +151,21 @@ def test_before_stop_check_thousand_lines_on_stdin_under_a_second() -> None:
     elapsed = time.perf_counter() - t0
     assert out.returncode == 0 and json.loads(out.stdout)["matches"][0]["count"] == 1000
     assert elapsed < 3.0, elapsed  # < 1 s on an idle machine; margin for the shared CI box
+
+
+def test_repeats_are_counted_across_timestamps_and_distinct_numbers_stay_distinct() -> None:
+    lines = [f"2025-01-01T12:00:{i % 60:02d}.{i:06d} [rank{i % 8}]: {OOR}" for i in range(3000)]
+    lines += ["262144 bytes of shared memory; exceeded the limit of 65536", "OutOfResources: out of resource: "
+              "shared memory, Required: 300000, Hardware limit: 232448."]
+    result = explain("\n".join(lines) + "\n")
+    got = sorted((d.match.required, d.match.count) for d in result.diagnoses if d.entry.id == "triton/shared-memory")
+    assert got == [(262144, 3000), (300000, 1)]
+
+
+def test_a_window_boundary_does_not_lose_or_double_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tilefit.match import matcher
+
+    monkeypatch.setattr(matcher, "CHUNK", 1 << 16)
+    log = ("noise line without errors\n" * 997 + f"{OOR}\n") * 300
+    (d,) = explain(log).diagnoses
+    assert d.match.count == 300

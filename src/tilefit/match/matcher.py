@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Literal
 
@@ -27,6 +28,13 @@ CONTEXT = 65536
 # Characters a window owns, and the context it may read on each side (>= CONTEXT + _WINDOW).
 CHUNK = 1 << 22
 OVERLAP = CONTEXT + 2 * _WINDOW
+# A line prefix that makes copies of one line differ: a timestamp, "[rank3]:", "(pid=123)", "I1122 10:00:00.1 12 x.cc:3]".
+# Lines equal after it are one line for counting (the first copy is kept whole).
+_PREFIX = re.compile(
+    r"^(?:\s+|\d{2,4}[-/:]\d{1,2}[-/:][\d\-/:.,TZ+ ]*|\[[^\]\n]{0,40}\]:?|\((?:pid|rank|worker|\w+ pid)[^)\n]{0,30}\)"
+    r"|[IWEF]\d{4}\s[\d:.]+\s+\d+\s[\w.]+:\d+\])+"
+)
+_PREFIX_START = frozenset("0123456789 \t[(IWEF")
 # A number with more digits than this is not a size a compiler printed (and int() of it is slow).
 _MAX_DIGITS = 24
 
@@ -199,11 +207,8 @@ def _to_match(text: str, c: _Candidate, offset: int) -> Match:
     )
 
 
-def match_window(
-    text: str, kb: KnowledgeBase, targets: TargetSet, lo: int = 0, hi: int | None = None, offset: int = 0
-) -> list[Match]:
-    """Every distinct hit that starts in text[lo:hi], with its count, reading context from all of `text`."""
-    hi = len(text) if hi is None else hi
+def _hits(text: str, kb: KnowledgeBase, targets: TargetSet, lo: int, hi: int) -> list[_Candidate]:
+    """Every hit of every entry that starts in text[lo:hi], after overlaps, requirements and refinements."""
     lower = text.lower()
     spans = {kw: _spans(lower, kw) for kw in dict.fromkeys(kw for e in kb for kw in e.keywords)}
     vendor = _Vendor(targets)
@@ -216,14 +221,82 @@ def match_window(
         cands = _requirements(text, entry, cands, vendor)
         if cands:
             by_entry[entry.id] = cands
+    return _refine(by_entry)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Condensed:
+    """A window with every repeated line dropped: each kept line's place in both texts, and its repeats."""
+
+    text: str
+    new: list[int]
+    orig: list[int]
+    weight: list[int]
+
+    def place(self, start: int) -> tuple[int, int]:
+        """(position in the original window, how many times the window's own part repeats that line)."""
+        k = bisect.bisect_right(self.new, start) - 1
+        return self.orig[k] + start - self.new[k], self.weight[k]
+
+
+def _condense(text: str, lo: int, hi: int) -> _Condensed | None:
+    """Drop repeated lines (an autotuner's or 8 ranks' copies of one error); None when few repeat.
+
+    Each line is kept where it first appears; its weight counts its copies that start in text[lo:hi], so
+    a line first seen in the overlap before `lo` still counts the copies this window owns.
+    """
+    index: dict[str, int] = {}
+    kept: list[str] = []
+    new: list[int] = []
+    orig: list[int] = []
+    weight: list[int] = []
+    pos = at = 0
+    for line in text.split("\n"):
+        key = _PREFIX.sub("", line, count=1) if line[:1] in _PREFIX_START else line
+        key = key if len(key) >= 16 else line
+        k = index.get(key)
+        if k is None:
+            k = index[key] = len(kept)
+            kept.append(line)
+            new.append(at)
+            orig.append(pos)
+            weight.append(0)
+            at += len(line) + 1
+        if lo <= pos < hi:
+            weight[k] += 1
+        pos += len(line) + 1
+    if at > 0.8 * len(text):
+        return None
+    return _Condensed("\n".join(kept), new, orig, weight)
+
+
+def match_window(
+    text: str, kb: KnowledgeBase, targets: TargetSet, lo: int = 0, hi: int | None = None, offset: int = 0
+) -> list[Match]:
+    """Every distinct hit that starts in text[lo:hi], with its count, reading context from all of `text`."""
+    hi = len(text) if hi is None else hi
+    condensed = _condense(text, lo, hi)
+    if condensed is None:
+        hits = _hits(text, kb, targets, lo, hi)
+        placed = [(c, c.start, 1) for c in hits]
+        source = text
+    else:
+        hits = _hits(condensed.text, kb, targets, 0, len(condensed.text))
+        placed = [(c, *condensed.place(c.start)) for c in hits]
+        source = condensed.text
     # Repeats of one hit become one Match with a count: a snippet is built once per distinct hit.
-    firsts: dict[tuple[str, tuple[tuple[str, str], ...]], _Candidate] = {}
+    firsts: dict[tuple[str, tuple[tuple[str, str], ...]], tuple[_Candidate, int]] = {}
     counts: dict[tuple[str, tuple[tuple[str, str], ...]], int] = {}
-    for c in _refine(by_entry):
+    for c, at, n in placed:
+        if n == 0:
+            continue  # a line this window only sees in its context; its owner counts it
         key = (c.entry.id, tuple(sorted(c.groups.items())))
-        counts[key] = counts.get(key, 0) + 1
-        firsts.setdefault(key, c)
-    return [dataclasses.replace(_to_match(text, c, offset), count=counts[k]) for k, c in firsts.items()]
+        counts[key] = counts.get(key, 0) + n
+        firsts.setdefault(key, (c, at))
+    return [
+        dataclasses.replace(_to_match(source, c, offset + at - c.start), count=counts[k])
+        for k, (c, at) in firsts.items()
+    ]
 
 
 def windows(pieces: Iterable[str]) -> Iterator[tuple[str, int, int, int]]:
