@@ -4,7 +4,8 @@ usage: python benchmarks/explain_scale.py [--sizes 10,100] [--out results.json]
 
 Each log is error lines of mixed families (Triton shared memory with a handful of distinct numbers,
 ptxas, CUDA launch, HIP LDS, TPU scoped VMEM, look-alikes: TPU HBM OOM, /dev/shm, CUDA OOM), as 8 ranks
-or an autotuner print them, with a distinct noise line after every 8th, written to a temporary file; `tilefit explain FILE -f json` runs in a child
+or an autotuner print them, with a distinct noise line after every 8th, written to a temporary file;
+`tilefit explain FILE -f json` runs in a child
 process whose wall time and peak RSS (ru_maxrss) are reported next to the input size.
 """
 

@@ -28,7 +28,7 @@ CONTEXT = 65536
 # Characters a window owns, and the context it may read on each side (>= CONTEXT + _WINDOW).
 CHUNK = 1 << 22
 OVERLAP = CONTEXT + 2 * _WINDOW
-# A line prefix that makes copies of one line differ: a timestamp, "[rank3]:", "(pid=123)", "I1122 10:00:00.1 12 x.cc:3]".
+# A line prefix that makes copies of one line differ: a timestamp, "[rank3]:", "(pid=123)", a glog header.
 # Lines equal after it are one line for counting (the first copy is kept whole).
 _PREFIX = re.compile(
     r"^(?:\s+|\d{2,4}[-/:]\d{1,2}[-/:][\d\-/:.,TZ+ ]*|\[[^\]\n]{0,40}\]:?|\((?:pid|rank|worker|\w+ pid)[^)\n]{0,30}\)"
