@@ -27,7 +27,8 @@ Knob = Literal[
 NUMBER_GROUPS = ("required", "limit")
 # "exact": the message is the error itself; "inferred": the entry reasons from indirect signs (a bare
 # error with no resource, a driver error after a shared-memory call), so its answer is a likely cause.
-EntryConfidence = Literal["exact", "inferred"]
+# "partial": a framework's own rewording (the resource is certain, the numbers' meaning less so).
+EntryConfidence = Literal["exact", "partial", "inferred"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,6 +88,8 @@ class Requires:
 
     any_of: tuple[re.Pattern[str], ...] = ()
     limit_vendor: str | None = None
+    # None of these may appear near the match (a look-alike's context: "/dev/shm", "shared GPU memory").
+    none_of: tuple[re.Pattern[str], ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -240,10 +243,11 @@ def _requires(raw: Any, where: str) -> Requires:
         return Requires()
     r = _Reader(raw, where)
     any_of = tuple(_regex(p, where) for p in r.strs("any_of", required=False))
+    none_of = tuple(_regex(p, where) for p in r.strs("none_of", required=False))
     vendor = raw.get("limit_vendor")
-    if not any_of and not vendor:
-        raise r.fail("requires", "give any_of or limit_vendor")
-    return Requires(any_of=any_of, limit_vendor=vendor)
+    if not any_of and not vendor and not none_of:
+        raise r.fail("requires", "give any_of, none_of or limit_vendor")
+    return Requires(any_of=any_of, limit_vendor=vendor, none_of=none_of)
 
 
 def entry_from_dict(raw: Any, where: str, expected_id: str | None = None) -> Entry:

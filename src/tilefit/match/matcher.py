@@ -25,6 +25,8 @@ CONFIDENCES: tuple[Confidence, ...] = ("exact", "partial", "inferred")
 _WINDOW = 4096
 # How far around a match `requires.any_of` looks for context (e.g. "ROCm" in the same traceback).
 CONTEXT = 65536
+# How far around a match `requires.none_of` looks: the look-alike's own lines, not the whole traceback.
+_NONE_OF_REACH = 2000
 # Characters a window owns, and the context it may read on each side (>= CONTEXT + _WINDOW).
 CHUNK = 1 << 22
 OVERLAP = CONTEXT + 2 * _WINDOW
@@ -119,19 +121,30 @@ def _disjoint(found: list[_Candidate]) -> list[_Candidate]:
     return kept
 
 
-class _Positions:
-    """Sorted start positions of one entry's `requires.any_of` hits in a window, computed once."""
+class _Near:
+    """Whether some pattern hits within `reach` of each candidate, for candidates in start order.
 
-    def __init__(self, text: str, entry: Entry, cands: list[_Candidate]) -> None:
-        # Only the text within CONTEXT of a candidate is searched, each character once per pattern.
-        regions = _union([[(max(0, c.start - CONTEXT), c.end + CONTEXT) for c in cands]])
-        self.starts = sorted(
-            m.start() for a, b in regions for p in entry.requires.any_of for m in p.finditer(text, a, b)
-        )
+    Searches stop at the first hit and never rescan text already searched, so a window costs at most one pass
+    per pattern however many candidates ask (and far less when hits are dense).
+    """
 
-    def near(self, start: int, end: int) -> bool:
-        k = bisect.bisect_left(self.starts, start - CONTEXT)
-        return k < len(self.starts) and self.starts[k] <= end + CONTEXT
+    def __init__(self, text: str, patterns: Sequence[re.Pattern[str]], reach: int) -> None:
+        self.text, self.reach = text, reach
+        self.state = [(p, -1, 0) for p in patterns]  # (pattern, last hit start, searched up to)
+
+    def holds(self, c: _Candidate) -> bool:
+        lo, hi = max(0, c.start - self.reach), min(len(self.text), c.end + self.reach)
+        found = False
+        for i, (pattern, last, upto) in enumerate(self.state):
+            if lo <= last <= hi:
+                found = True
+                break
+            m = pattern.search(self.text, max(lo, upto), hi)
+            self.state[i] = (pattern, m.start() if m else last, m.start() + 1 if m else max(upto, hi))
+            if m:
+                found = True
+                break
+        return found
 
 
 def _number(groups: dict[str, str], key: str) -> tuple[int | None, bool]:
@@ -161,14 +174,16 @@ class _Vendor:
 
 def _requirements(text: str, entry: Entry, cands: list[_Candidate], vendor: _Vendor) -> list[_Candidate]:
     req = entry.requires
+    if not cands:
+        return cands
+    if req.none_of:
+        spoiler = _Near(text, req.none_of, _NONE_OF_REACH)
+        cands = [c for c in cands if not spoiler.holds(c)]
     if not req.any_of and req.limit_vendor is None:
         return cands
-    near = _Positions(text, entry, cands) if req.any_of and cands else None
-    out = []
-    for c in cands:
-        if (near is not None and near.near(c.start, c.end)) or (req.limit_vendor is not None and vendor.holds(c)):
-            out.append(c)
-    return out
+    near = _Near(text, req.any_of, CONTEXT) if req.any_of else None
+    return [c for c in cands if (near is not None and near.holds(c)) or
+            (req.limit_vendor is not None and vendor.holds(c))]
 
 
 def _refine(by_entry: dict[str, list[_Candidate]]) -> list[_Candidate]:
@@ -191,8 +206,9 @@ def _snippet(text: str, start: int, end: int) -> str:
 
 
 def _confidence(entry: Entry, c: _Candidate, approximate: bool) -> Confidence:
-    if entry.confidence == "inferred":
-        return "inferred"
+    """The entry's own confidence, lowered to partial when the numbers are cut off or rounded."""
+    if entry.confidence != "exact":
+        return entry.confidence
     return "partial" if approximate or len(c.groups) < c.named else "exact"
 
 
