@@ -163,9 +163,9 @@ def test_repeats_are_counted_across_timestamps_and_distinct_numbers_stay_distinc
 
 
 def test_a_window_boundary_does_not_lose_or_double_count(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tilefit.match import matcher
+    from tilefit.match import window
 
-    monkeypatch.setattr(matcher, "CHUNK", 1 << 16)
+    monkeypatch.setattr(window, "CHUNK", 1 << 16)
     log = ("noise line without errors\n" * 997 + f"{OOR}\n") * 300
     (d,) = explain(log).diagnoses
     assert d.match.count == 300

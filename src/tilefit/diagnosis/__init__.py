@@ -14,7 +14,9 @@ from tilefit.diagnosis.advice import Advice, Facts, advise
 from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase
 from tilefit.match.extract import ContextIndex, ContextRules
-from tilefit.match.matcher import Match, Tally, match_window, windows
+from tilefit.match.matcher import Match, match_window
+from tilefit.match.tally import Tally
+from tilefit.match.window import windows
 from tilefit.targets import Target, TargetSet
 
 # How much of the log before an error is read for its traceback (framework, phase).

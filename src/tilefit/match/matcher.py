@@ -1,8 +1,8 @@
 """match(text, kb) -> [Match]: every distinct known error in a log, once, with its count, in order of appearance.
 
-Linear in the input: a log is read in windows of `CHUNK` characters with `OVERLAP` of context on each side;
-within a window every step is a regex scan or a sort (no loop over pairs of hits), so 100,000 repeats of
-one error line cost 100,000 regex hits, not 100,000 squared comparisons.
+Linear in the input: a log is read in windows (match.window) and each repeated line once; within a window every
+step is a regex scan or a sort (no loop over pairs of hits), so 100,000 repeats of one error line cost one
+regex hit with a count, and 100,000 distinct hits cost 100,000, never 100,000 squared comparisons.
 """
 
 from __future__ import annotations
@@ -10,33 +10,21 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase
+from tilefit.match.tally import Tally
+from tilefit.match.window import CHUNK, CONTEXT, KEYWORD_WINDOW, condense, windows
 from tilefit.targets import TargetSet
 from tilefit.units import parse_size
 
 Confidence = Literal["exact", "partial", "inferred"]
 CONFIDENCES: tuple[Confidence, ...] = ("exact", "partial", "inferred")
 
-# Patterns only run in windows around keyword hits: a 10 MB log of noise costs a few substring scans.
-_WINDOW = 4096
-# How far around a match `requires.any_of` looks for context (e.g. "ROCm" in the same traceback).
-CONTEXT = 65536
 # How far around a match `requires.none_of` looks: the look-alike's own lines, not the whole traceback.
 _NONE_OF_REACH = 2000
-# Characters a window owns, and the context it may read on each side (>= CONTEXT + _WINDOW).
-CHUNK = 1 << 22
-OVERLAP = CONTEXT + 2 * _WINDOW
-# A line prefix that makes copies of one line differ: a timestamp, "[rank3]:", "(pid=123)", a glog header.
-# Lines equal after it are one line for counting (the first copy is kept whole).
-_PREFIX = re.compile(
-    r"^(?:\s+|\d{2,4}[-/:]\d{1,2}[-/:][\d\-/:.,TZ+ ]*|\[[^\]\n]{0,40}\]:?|\((?:pid|rank|worker|\w+ pid)[^)\n]{0,30}\)"
-    r"|[IWEF]\d{4}\s[\d:.]+\s+\d+\s[\w.]+:\d+\])+"
-)
-_PREFIX_START = frozenset("0123456789 \t[(IWEF")
 # A number with more digits than this is not a size a compiler printed (and int() of it is slow).
 _MAX_DIGITS = 24
 
@@ -70,7 +58,7 @@ def _spans(lower: str, keyword: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     pos = lower.find(keyword)
     while pos >= 0:
-        a, b = max(0, pos - _WINDOW), pos + _WINDOW
+        a, b = max(0, pos - KEYWORD_WINDOW), pos + KEYWORD_WINDOW
         if spans and a <= spans[-1][1]:
             spans[-1] = (spans[-1][0], b)
         else:
@@ -240,58 +228,12 @@ def _hits(text: str, kb: KnowledgeBase, targets: TargetSet, lo: int, hi: int) ->
     return _refine(by_entry)
 
 
-@dataclasses.dataclass(frozen=True)
-class _Condensed:
-    """A window with every repeated line dropped: each kept line's place in both texts, and its repeats."""
-
-    text: str
-    new: list[int]
-    orig: list[int]
-    weight: list[int]
-
-    def place(self, start: int) -> tuple[int, int]:
-        """(position in the original window, how many times the window's own part repeats that line)."""
-        k = bisect.bisect_right(self.new, start) - 1
-        return self.orig[k] + start - self.new[k], self.weight[k]
-
-
-def _condense(text: str, lo: int, hi: int) -> _Condensed | None:
-    """Drop repeated lines (an autotuner's or 8 ranks' copies of one error); None when few repeat.
-
-    Each line is kept where it first appears; its weight counts its copies that start in text[lo:hi], so
-    a line first seen in the overlap before `lo` still counts the copies this window owns.
-    """
-    index: dict[str, int] = {}
-    kept: list[str] = []
-    new: list[int] = []
-    orig: list[int] = []
-    weight: list[int] = []
-    pos = at = 0
-    for line in text.split("\n"):
-        key = _PREFIX.sub("", line, count=1) if line[:1] in _PREFIX_START else line
-        key = key if len(key) >= 16 else line
-        k = index.get(key)
-        if k is None:
-            k = index[key] = len(kept)
-            kept.append(line)
-            new.append(at)
-            orig.append(pos)
-            weight.append(0)
-            at += len(line) + 1
-        if lo <= pos < hi:
-            weight[k] += 1
-        pos += len(line) + 1
-    if at > 0.8 * len(text):
-        return None
-    return _Condensed("\n".join(kept), new, orig, weight)
-
-
 def match_window(
     text: str, kb: KnowledgeBase, targets: TargetSet, lo: int = 0, hi: int | None = None, offset: int = 0
 ) -> list[Match]:
     """Every distinct hit that starts in text[lo:hi], with its count, reading context from all of `text`."""
     hi = len(text) if hi is None else hi
-    condensed = _condense(text, lo, hi)
+    condensed = condense(text, lo, hi)
     if condensed is None:
         hits = _hits(text, kb, targets, lo, hi)
         placed = [(c, c.start, 1) for c in hits]
@@ -313,82 +255,6 @@ def match_window(
         dataclasses.replace(_to_match(source, c, offset + at - c.start), count=counts[k])
         for k, (c, at) in firsts.items()
     ]
-
-
-def windows(pieces: Iterable[str]) -> Iterator[tuple[str, int, int, int]]:
-    """(text, lo, hi, offset): each piece with up to OVERLAP characters of its neighbours as context."""
-    before, current, offset = "", None, 0
-    for piece in _rechunk(pieces):
-        if current is not None:
-            yield before + current + piece[:OVERLAP], len(before), len(before) + len(current), offset - len(before)
-            offset += len(current)
-            before = (before + current)[-OVERLAP:]
-        current = piece
-    if current is not None:
-        yield before + current, len(before), len(before) + len(current), offset - len(before)
-
-
-def _rechunk(pieces: Iterable[str]) -> Iterator[str]:
-    """Pieces of about CHUNK characters, whatever size the reader produced."""
-    buf: list[str] = []
-    size = 0
-    for piece in pieces:
-        while piece:
-            take = piece[: CHUNK - size]
-            buf.append(take)
-            size += len(take)
-            piece = piece[len(take):]
-            if size >= CHUNK:
-                yield "".join(buf)
-                buf, size = [], 0
-    if buf:
-        yield "".join(buf)
-
-
-_Key = tuple[str, int | None, int | None]
-
-
-@dataclasses.dataclass
-class Tally:
-    """Distinct matches by (entry, numbers) with their counts, in order of first appearance.
-
-    At most `limit` distinct matches are kept; further distinct ones are counted in `omitted` only, so a
-    log of a million different numbers costs a set of small keys, not a million snippets.
-    """
-
-    limit: int = 1_000_000
-    found: dict[_Key, Match] = dataclasses.field(default_factory=dict)
-    counts: dict[_Key, int] = dataclasses.field(default_factory=dict)
-    extra: set[_Key] = dataclasses.field(default_factory=set)
-
-    @property
-    def omitted(self) -> int:
-        return len(self.extra)
-
-    def add(self, m: Match) -> bool:
-        """Count `m` (`m.count` times); True when it is the first of its kind and kept."""
-        key = (m.entry.id, m.required, m.limit)
-        if key in self.counts:
-            self.counts[key] += m.count
-            return False
-        if len(self.found) >= self.limit:
-            self.extra.add(key)
-            return False
-        self.counts[key] = m.count
-        self.found[key] = m
-        return True
-
-    def result(self) -> list[Match]:
-        ms = [dataclasses.replace(m, count=self.counts[k]) for k, m in self.found.items()]
-        return summarise(ms)
-
-
-def summarise(ms: Sequence[Match]) -> list[Match]:
-    """Drop numberless mentions of errors the log also states with numbers, and fallbacks when more is known."""
-    numbered = {m.entry.id for m in ms if m.required is not None or m.limit is not None}
-    ms = [m for m in ms if m.required is not None or m.limit is not None or m.entry.id not in numbered]
-    specific = [m for m in ms if not m.entry.fallback]
-    return specific if specific else list(ms)
 
 
 def match(text: str, kb: KnowledgeBase, targets: TargetSet | None = None) -> list[Match]:
