@@ -12,6 +12,7 @@ import jsonschema
 import pytest
 
 from tilefit.kb.repository import load_kb
+from tilefit.match.matcher import CONFIDENCES
 from tilefit.render.view import MatchView
 from tilefit.report import explain
 from tilefit.resources import RESOURCES
@@ -56,3 +57,4 @@ def test_schema_keys_and_enums_follow_the_code() -> None:
     match = SCHEMA["$defs"]["match"]
     assert set(match["required"]) == set(MatchView.__annotations__)
     assert SCHEMA["$defs"]["resource"]["enum"] == list(RESOURCES)
+    assert match["properties"]["confidence"]["enum"] == list(CONFIDENCES)

@@ -63,10 +63,8 @@ def clean(text: str) -> str:
     return text
 
 
-def _split(pending: str, final: bool) -> tuple[str, str]:
+def _split(pending: str) -> tuple[str, str]:
     """(ready, held): ready ends at a line break where possible, so cleaning never cuts an escape."""
-    if final:
-        return pending, ""
     cut = pending.rfind("\n")
     if cut < 0 or len(pending) - cut > BLOCK:
         cut = max(0, len(pending) - _HOLD) - 1
@@ -101,7 +99,7 @@ def decode_blocks(blocks: Iterable[bytes], *, max_bytes: int) -> Iterator[str]:
         if total > max_bytes:
             raise _limit_error(None, max_bytes)
         pending += decoder.decode(block)
-        ready, pending = _split(pending, final=False)
+        ready, pending = _split(pending)
         seen = seen or (not ready.isspace() and bool(ready))
         yield clean(ready)
     ready = pending + decoder.decode(b"", final=True)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import TypedDict
+
+from tilefit.match.matcher import Confidence
 
 
 class MeasuredView(TypedDict):
@@ -39,7 +41,7 @@ class MatchView(TypedDict):
     title: str
     resource: str
     on_chip: bool
-    confidence: Literal["exact", "partial", "inferred"]
+    confidence: Confidence
     phase: str
     framework: str | None
     vendor: str | None
