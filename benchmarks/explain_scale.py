@@ -1,6 +1,6 @@
 """Scale benchmark of `tilefit explain`: wall time, peak memory and start-up on large mixed logs.
 
-usage: python benchmarks/explain_scale.py [--sizes 10,100] [--out results.json]
+usage: python benchmarks/explain_scale.py [--sizes 10,100 | --lines 100000] [--stamped] [--out results.json]
 
 Each log is error lines of mixed families (Triton shared memory with a handful of distinct numbers,
 ptxas, CUDA launch, HIP LDS, TPU scoped VMEM, look-alikes: TPU HBM OOM, /dev/shm, CUDA OOM), as 8 ranks
@@ -39,7 +39,7 @@ FAMILIES = (
 NOISE = "2025-01-01 12:00:{s:02d} INFO step={i} loss=0.{i:04d} lr=1e-4 tokens/s=12345 shared pool ok"
 
 
-def make_log(path: Path, megabytes: int, *, stamped: bool = False) -> int:
+def make_log(path: Path, megabytes: float, *, stamped: bool = False, lines: int | None = None) -> int:
     """Write about `megabytes` MB of error lines (one noise line per 8); returns the error-line count.
 
     `stamped` prefixes every line with a distinct timestamp, so that no two lines are equal (the worst
@@ -47,7 +47,7 @@ def make_log(path: Path, megabytes: int, *, stamped: bool = False) -> int:
     """
     target, written, errors, i = megabytes * 1_000_000, 0, 0, 0
     with path.open("w", encoding="utf-8") as fh:
-        while written < target:
+        while (errors < lines) if lines is not None else (written < target):
             line = FAMILIES[i % len(FAMILIES)].format(r=i % 8, req=262144 + 1024 * (i % 5)) + "\n"
             if i % 8 == 7:
                 line += NOISE.format(s=i % 60, i=i) + "\n"
@@ -95,14 +95,17 @@ def main() -> None:
     ap.add_argument("--sizes", default="10,100", help="log sizes in MB, comma-separated")
     ap.add_argument("--out", help="write the results as JSON here")
     ap.add_argument("--stamped", action="store_true", help="every line distinct (a timestamp on each)")
+    ap.add_argument("--lines", type=int, help="write this many error lines instead of --sizes megabytes")
     args = ap.parse_args()
     results: dict[str, object] = {"startup_s": startup(), "python": sys.version.split()[0], "cpus": os.cpu_count()}
+    runs = [(f"{args.lines}lines", 0.0, args.lines)] if args.lines else [
+        (f"{s}MB", float(s), None) for s in args.sizes.split(",")]
     with tempfile.TemporaryDirectory() as tmp:
-        for mb in (int(s) for s in args.sizes.split(",")):
-            path = Path(tmp) / f"mixed{mb}.log"
-            lines = make_log(path, mb, stamped=args.stamped)
-            row = {"input_mb": round(path.stat().st_size / 1e6, 1), "error_lines": lines, **run(path)}
-            name = f"{mb}MB" + ("-stamped" if args.stamped else "")
+        for label, mb, lines in runs:
+            path = Path(tmp) / "mixed.log"
+            count = make_log(path, mb, stamped=args.stamped, lines=lines)
+            row = {"input_mb": round(path.stat().st_size / 1e6, 1), "error_lines": count, **run(path)}
+            name = label + ("-stamped" if args.stamped else "")
             results[name] = row
             print(json.dumps({name: row}), flush=True)
             path.unlink()
