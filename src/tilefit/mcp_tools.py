@@ -51,7 +51,7 @@ class ToolFailed(TilefitError):
 
 def explain_json(log: str, lang: str, limits: Limits) -> str:
     """`tilefit explain --format json` of a log or exception text."""
-    from tilefit.diagnosis import explain
+    from tilefit.report import explain
     from tilefit.settings import Settings
 
     size = len(log.encode("utf-8", "replace"))
@@ -84,9 +84,11 @@ def kb_list_json(lang: str = "en") -> str:
 
 def kb_show_json(entry_id: str, lang: str = "en") -> str:
     """One entry in full, and explain's JSON of its first real example (what `tilefit kb show` prints)."""
-    from tilefit.diagnosis import Explanation, diagnose
+    from tilefit.diagnosis import diagnose
     from tilefit.kb.repository import load_kb
+    from tilefit.match.extract import context_rules
     from tilefit.match.matcher import match
+    from tilefit.report import Report
     from tilefit.targets import load_targets
 
     if len(entry_id) > _MAX_ID:
@@ -98,7 +100,8 @@ def kb_show_json(entry_id: str, lang: str = "en") -> str:
         raise InputError(f"no entry {entry_id!r}; the kb_list tool lists them") from None
     example = entry.examples[0].log
     found = [m for m in match(example, kb) if m.entry.id == entry.id]
-    view = Explanation((diagnose(example, found[0], load_targets()),)).render("json", _lang(lang)) if found else "null"
+    view = (Report((diagnose(example, found[0], load_targets(), context_rules()),)).render("json", _lang(lang))
+            if found else "null")
     doc = {"entry": dataclasses.asdict(entry), "explanation": json.loads(view)}
     return json.dumps(doc, indent=1, default=_plain)
 
