@@ -174,7 +174,10 @@ def _free_names(node: ast.AST) -> set[str]:
     """Names a statement reads that it does not bind itself (a function's globals, roughly)."""
     loads: set[str] = set()
     stores: set[str] = set()
-    for sub in ast.walk(node):
+    # A kernel's decorators (autotune configs, heuristics lambdas) are dropped, so their names are not needed.
+    parts = [node.args, *node.body, *([node.returns] if node.returns else [])] if isinstance(node, ast.FunctionDef) \
+        else [node]
+    for sub in (s for part in parts for s in ast.walk(part)):
         if isinstance(sub, ast.Name):
             (loads if isinstance(sub.ctx, ast.Load) else stores).add(sub.id)
         elif isinstance(sub, ast.arg):
