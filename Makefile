@@ -23,6 +23,8 @@ $(VENV)/.core: pyproject.toml | $(BIN)/python
 
 $(VENV)/.test: pyproject.toml $(VENV)/.core
 	$(PIPQ) -e ".[dev,triton,tpu,helion,progress]" "$(TORCH_SPEC)"
+	# tilefit check's compile tests read SGLang's kernel and MoE tables from its wheel (never installed).
+	$(PIP) download --quiet --disable-pip-version-check --no-deps sglang==0.5.23 -d .cache/wheels
 	touch $@
 
 $(VENV)/.demo: pyproject.toml $(VENV)/.core
