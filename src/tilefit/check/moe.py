@@ -61,13 +61,26 @@ ArgValue = Arg | Desc | TlType | int | bool | None
 
 
 @dataclasses.dataclass(frozen=True)
+class Recorded:
+    """A specialisation as a trace recorded it (tilefit/trace.py), in its JSON-safe form."""
+
+    signature: tuple[tuple[str, str], ...]
+    constexprs: tuple[tuple[tuple[int, ...], Any], ...]  # encoded values (trace.encode_value)
+    attrs: tuple[tuple[tuple[int, ...], tuple[tuple[str, Any], ...]], ...]
+
+
+@dataclasses.dataclass(frozen=True)
 class Launch:
-    """One kernel launch: the kernel's name, every argument, the launch options; all picklable."""
+    """One kernel launch: the kernel's name, every argument, the launch options; all picklable.
+
+    A launch replayed from a trace carries its recorded specialisation instead of arguments.
+    """
 
     kernel: str
     args: Mapping[str, ArgValue]
-    options: Mapping[str, int | bool]
+    options: Mapping[str, Any]
     notes: tuple[str, ...] = ()
+    recorded: Recorded | None = None
 
 
 @dataclasses.dataclass(frozen=True)

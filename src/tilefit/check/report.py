@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from tilefit.check.replay import TraceRow
 from tilefit.check.run import Row
 from tilefit.errors import InputError
 
@@ -21,28 +22,15 @@ FORMAT = 1
 FORMATS = ("text", "json", "sarif", "junit")
 
 
-def to_json(rows: Sequence[Row], *, compiler: str, targets: Sequence[str], problem: Mapping[str, int],
+def to_json(rows: Sequence[Row | TraceRow], *, compiler: str, targets: Sequence[str], problem: Mapping[str, int],
             shard: tuple[int, int] = (1, 1), kernel_source: str = "") -> dict[str, Any]:
     """The JSON report (one result per table entry, GEMM and target)."""
     from tilefit import __version__
 
-    results = [_result(r) for r in rows]
+    results = [r.to_result() for r in rows]
     return {"tilefit": __version__, "format": FORMAT, "compiler": compiler, "targets": list(targets),
             "problem": dict(problem), "shard": f"{shard[0]}/{shard[1]}", "kernel_source": kernel_source,
             "results": results, "summary": summarise(results)}
-
-
-def _result(r: Row) -> dict[str, Any]:
-    u = r.usage
-    return {
-        "source": r.table.label, "path": str(r.table.path), "line": entry_line(str(r.table.path), r.m),
-        "device_name": r.table.name.device_name, "tuned_with": r.table.tuned_with,
-        "m": r.m, "launch": r.kind, "kernel": r.kernel, "target": r.target, "status": r.status,
-        "config": dict(r.table.entries[r.m]), "bytes": u.bytes, "limit": u.limit,
-        "over": [{"resource": o.resource, "required": o.required, "limit": o.limit} for o in u.over],
-        "error": u.error, "compiler": u.compiler,
-        "fix": None if r.fix is None else {"config": dict(r.fix.config), "bytes": r.fix.bytes, "change": r.fix.change},
-    }
 
 
 def summarise(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -107,7 +95,8 @@ def render_text(doc: Mapping[str, Any], verbose: bool = False) -> str:
     for r in rows:
         fix = r["fix"]["change"] + f" ({r['fix']['bytes']} B)" if r.get("fix") else (
             _first(r["error"]) if r.get("error") else "-" if r["status"] == "fits" else "no fitting config found")
-        lines.append([r["source"], str(r["m"]), r["launch"], r["target"], r["status"],
+        lines.append([r["source"], str(r["m"]) if r["m"] is not None else _config_text(r["config"]), r["launch"],
+                      r["target"], r["status"],
                       _n(r["bytes"]), _n(r["limit"]), fix])
     widths = [max(len(x[i]) for x in lines) for i in range(len(head) - 1)]
     out = ["  ".join(c.ljust(w) for c, w in zip(x, widths, strict=False)) + "  " + x[-1] for x in lines]
@@ -161,6 +150,10 @@ def render_sarif(doc: Mapping[str, Any]) -> str:
     return json.dumps(sarif, indent=2) + "\n"
 
 
+def _config_text(config: Mapping[str, Any]) -> str:
+    return " ".join(f"{k}={v}" for k, v in config.items())
+
+
 def _uri(path: str) -> str:
     p = Path(path)
     try:
@@ -170,7 +163,8 @@ def _uri(path: str) -> str:
 
 
 def _message(r: Mapping[str, Any]) -> str:
-    where = f"{r['source']} M={r['m']} ({r['launch']} GEMM) on {r['target']}"
+    where = (f"{r['source']} M={r['m']} ({r['launch']} GEMM) on {r['target']}" if r["m"] is not None
+             else f"{r['source']} {_config_text(r['config'])} on {r['target']}")
     if r["status"] == "fits":
         return f"{where}: fits ({r['bytes']} B of {r['limit']} B; {r['compiler']})"
     if r["status"] == "error":
@@ -192,7 +186,8 @@ def render_junit(doc: Mapping[str, Any]) -> str:
         errors = sum(r["status"] == "error" for r in rs)
         out.append(f'  <testsuite name={quoteattr(target)} tests="{len(rs)}" failures="{fails}" errors="{errors}">')
         for r in rs:
-            name = quoteattr(f"{r['source']} M={r['m']} {r['launch']}")
+            label = f"M={r['m']} {r['launch']}" if r["m"] is not None else _config_text(r["config"])
+            name = quoteattr(f"{r['source']} {label}")
             out.append(f'    <testcase classname={quoteattr("tilefit." + target)} name={name}>')
             if r["status"] == "does not fit":
                 out.append(f'      <failure message={quoteattr(_message(r))}/>')

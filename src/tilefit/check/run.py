@@ -53,6 +53,22 @@ class Row:
     def status(self) -> str:
         return "fits" if self.usage.fits else "error" if self.usage.fits is None else "does not fit"
 
+    def to_result(self) -> dict[str, Any]:
+        """The JSON result (data/check-report.schema.json)."""
+        from tilefit.check.report import entry_line
+
+        u, t = self.usage, self.table
+        return {
+            "source": t.label, "path": str(t.path), "line": entry_line(str(t.path), self.m),
+            "device_name": t.name.device_name, "tuned_with": t.tuned_with, "m": self.m, "launch": self.kind,
+            "kernel": self.kernel, "target": self.target, "status": self.status, "config": dict(t.entries[self.m]),
+            "bytes": u.bytes, "limit": u.limit,
+            "over": [{"resource": o.resource, "required": o.required, "limit": o.limit} for o in u.over],
+            "error": u.error, "compiler": u.compiler,
+            "fix": None if self.fix is None else {"config": dict(self.fix.config), "bytes": self.fix.bytes,
+                                                  "change": self.fix.change},
+        }
+
 
 def find_kernel_source(explicit: str | None) -> Path:
     """SGLang's fused-MoE kernel file: the flag, the installed package (not imported) or TILEFIT_SGLANG_ROOT."""

@@ -99,7 +99,12 @@ def _relabel(usage: Usage, job: Job) -> Usage:
 
 
 def _config(launch: Launch) -> dict[str, Any]:
-    """The config a report shows: block sizes and launch options."""
+    """The config a report shows: block sizes (a trace's constexprs) and launch options."""
+    if launch.recorded is not None:
+        names = [n for n, _ in launch.recorded.signature]
+        consts = {names[p[0]]: v for p, v in launch.recorded.constexprs if len(p) == 1 and p[0] < len(names)
+                  and isinstance(v, (int, bool)) and v is not None}
+        return {**consts, **{k: launch.options[k] for k in ("num_warps", "num_stages") if k in launch.options}}
     blocks = {k: v for k, v in launch.args.items() if k.startswith(("BLOCK_SIZE", "GROUP_SIZE"))}
     return {**blocks, **launch.options}
 
@@ -111,8 +116,14 @@ def spec_class(value: Any) -> Any:
     return 1 if value == 1 else "d16" if value % 16 == 0 else "int" if -2**31 <= value < 2**31 else "i64"
 
 
+def _spec_key(launch: Launch) -> Any:
+    if launch.recorded is not None:
+        return repr(launch.recorded)
+    return tuple(sorted((k, repr(spec_class(v))) for k, v in launch.args.items()))
+
+
 def _key(job: Job, version: str) -> str:
-    args = sorted((k, repr(spec_class(v))) for k, v in job.launch.args.items())
+    args = _spec_key(job.launch)
     return cache_key({"kernel": _source_hash(job.module_path), "name": job.kernel, "args": args,
                       "options": sorted(job.launch.options.items()), "target": job.target, "triton": version,
                       "mode": "fast"})
@@ -139,8 +150,7 @@ def _tasks(jobs: Sequence[Job]) -> list[_Task]:
     """Group jobs by kernel, specialisation (without options) and TTIR class; one task per group."""
     groups: dict[tuple[Any, ...], list[Job]] = {}
     for job in jobs:
-        spec = tuple(sorted((k, repr(spec_class(v))) for k, v in job.launch.args.items()))
-        key = (job.module_path, job.kernel, spec, _ttir_class(get_target(job.target)))
+        key = (job.module_path, job.kernel, _spec_key(job.launch), _ttir_class(get_target(job.target)))
         groups.setdefault(key, []).append(job)
     return [_Task(k[0], k[1], tuple(v)) for k, v in groups.items()]
 
@@ -207,7 +217,7 @@ def _size_one(kernel: Any, job: Job, ttir: str | None) -> tuple[Usage, str | Non
     start = time.perf_counter()
     with tc.captured_stderr() as log:
         try:
-            sp = tc.specialise(kernel, gpu, stand_ins(job.launch.args), dict(job.launch.options))
+            sp = _specialised(kernel, gpu, job.launch)
             if ttir is None:
                 module, _, _ = tc.lower(kernel, gpu, sp, last="ttir")
                 ttir = str(module)
@@ -217,6 +227,30 @@ def _size_one(kernel: Any, job: Job, ttir: str | None) -> tuple[Usage, str | Non
         except Exception as exc:
             return _failed(job, str(compiler_error(exc, log())), "compile"), ttir
     return _usage(job, target, shared, tmem, warps, time.perf_counter() - start), ttir
+
+
+def _specialised(kernel: Any, gpu: Any, launch: Launch) -> Any:
+    """What the JIT passes to triton.compile: rebuilt from a trace record, or by the JIT's own binder."""
+    from tilefit.estimate import triton_compile as tc
+
+    rec = launch.recorded
+    if rec is None:
+        return tc.specialise(kernel, gpu, stand_ins(launch.args), dict(launch.options))
+    constexprs = {p: _constexpr(kernel, v) for p, v in rec.constexprs}
+    attrs = {p: [list(a) for a in pairs] for p, pairs in rec.attrs}
+    return tc.Specialised(dict(rec.signature), constexprs, attrs, dict(launch.options))
+
+
+def _constexpr(kernel: Any, value: Any) -> Any:
+    """A trace's encoded constexpr; a JIT function passed by name is looked up in the kernel's module."""
+    from tilefit.trace import decode_value
+
+    if isinstance(value, dict) and "jit" in value:
+        import sys
+
+        module = sys.modules[kernel.fn.__module__]
+        return getattr(module, str(value["jit"]).rsplit(".", 1)[-1])
+    return decode_value(value)
 
 
 def _from_ttir(ttir: str, gpu: Any, sp: Any) -> tuple[int, int | None, int]:

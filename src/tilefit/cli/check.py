@@ -23,7 +23,9 @@ def add_parser(subparsers: Any) -> None:
         "check", help="size fused-MoE config tables (files or folders) for every target; say what does not fit",
         description="Size every entry of vLLM/SGLang fused-MoE config tables for every target with Triton's "
         "own compiler (no GPU), report what does not fit and the nearest config that does.")
-    p.add_argument("tables", nargs="*", help="table files or folders of them (E=..,N=..,device_name=...json)")
+    p.add_argument("tables", nargs="*", metavar="TABLE|DIR|TRACE",
+                   help="table files or folders of them (E=..,N=..,device_name=...json), or a trace of "
+                   "`tilefit record` (JSONL)")
     p.add_argument("--target", "-t", default=DEFAULT_TARGETS, help=f"comma-separated targets ({DEFAULT_TARGETS})")
     _common(p)
     p.add_argument("--format", "-f", choices=("text", "json", "sarif", "junit"), default="text")
@@ -32,6 +34,9 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--no-fix", action="store_true", help="do not search for a fitting config")
     p.add_argument("--shard", default="1/1", metavar="I/N", help="check the I-th of N slices (merge with --merge)")
     p.add_argument("--merge", nargs="+", metavar="REPORT.json", help="join JSON reports of shards and render them")
+    p.add_argument("--triton", default="recorded", metavar="VERSION",
+                   help="Triton version to size with: a version (provisioned in a cached environment when it is "
+                   "not installed), 'installed', or 'recorded' (default: a trace's recording version, else installed)")
     p.set_defaults(func=run_check)
     r = subparsers.add_parser(
         "refit", help="write a same-format config table where every entry fits a target",
@@ -84,11 +89,30 @@ def _targets(text: str) -> list[Any]:
     return out
 
 
+def _is_trace(path: str) -> bool:
+    """A JSONL file whose first line is a JSON object with a "kind" (a tilefit trace)."""
+    import json
+
+    p = Path(path)
+    if not p.is_file() or p.name.startswith("E="):
+        return False
+    try:
+        with p.open(encoding="utf-8") as f:
+            first = f.readline(1 << 20)
+        return isinstance(obj := json.loads(first), dict) and "kind" in obj
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+
+
 def run_check(args: argparse.Namespace) -> int:
     """Run `tilefit check`; returns the exit code."""
     from tilefit.check import report
 
     try:
+        if not args.merge:
+            code = _provisioned(args)
+            if code is not None:
+                return code
         doc = report.merge([report.load_report(p) for p in args.merge]) if args.merge else _check(args)
         text = report.render(doc, args.format, args.verbose)
         _emit(text, args.output)
@@ -96,6 +120,49 @@ def run_check(args: argparse.Namespace) -> int:
         print(f"tilefit: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     return report.exit_code(doc)
+
+
+def _provisioned(args: argparse.Namespace) -> int | None:
+    """Re-run in a cached environment when the wanted Triton is not the installed one; None to go on here."""
+    import os
+
+    from tilefit.check import provision
+
+    if os.environ.get(provision.ENV_MARK):
+        return None
+    wanted = args.triton
+    if wanted == "recorded":
+        traces = [p for p in args.tables if _is_trace(p)]
+        wanted = _recorded_version(traces[0]) if traces else "installed"
+    if wanted in ("installed", provision.installed_triton()):
+        return None
+    from tilefit.settings import Settings
+
+    python = provision.ensure(wanted, Settings.from_env().cache_dir)
+    print(f"tilefit: sizing with triton {wanted} ({python})", file=sys.stderr)
+    return provision.run_in(python, _argv(args), wanted)
+
+
+def _recorded_version(path: str) -> str:
+    from tilefit.check.replay import read
+
+    headers = read(path).headers
+    versions = sorted({h.triton for h in headers})
+    if len(versions) > 1:
+        raise InputError(f"{path} was recorded with several Triton versions ({', '.join(versions)}); "
+                         "pick one with --triton")
+    return versions[0] if versions else "installed"
+
+
+def _argv(args: argparse.Namespace) -> list[str]:
+    """The same check, for a re-run (the output goes to the same place)."""
+    out = ["check", *args.tables, "--target", args.target, "--format", args.format, "--shard", args.shard,
+           "--hidden", str(args.hidden), "--topk", str(args.topk)]
+    for flag, value in (("--output", args.output), ("--kernel-source", args.kernel_source),
+                        ("--workers", args.workers)):
+        if value is not None:
+            out += [flag, str(value)]
+    return out + (["--verbose"] if args.verbose else []) + (["--no-fix"] if args.no_fix else [])
 
 
 def _check(args: argparse.Namespace) -> dict[str, Any]:
@@ -109,6 +176,11 @@ def _check(args: argparse.Namespace) -> dict[str, Any]:
         raise InputError("no tables: give table files or folders (or --merge REPORT.json ...)")
     shard, problem, targets = _shard(args.shard), _problem(args), _targets(args.target)
     settings = Settings.from_env()
+    traces = [p for p in args.tables if _is_trace(p)]
+    if traces:
+        if len(traces) != len(args.tables):
+            raise InputError("give either traces or config tables, not both")
+        return _check_traces(traces, targets, shard, args, settings)
     tables = [read_table(p) for p in find_tables(args.tables)]
     source = run.find_kernel_source(args.kernel_source)
     kernels = run.load_kernels(source, settings)
@@ -124,6 +196,33 @@ def _check(args: argparse.Namespace) -> dict[str, Any]:
     return report.to_json(rows, compiler=f"triton {triton_version()}", targets=[t.name for t in targets],
                           problem={"hidden": problem.hidden, "topk": problem.topk}, shard=shard,
                           kernel_source=str(source))
+
+
+def _check_traces(paths: list[str], targets: list[Any], shard: tuple[int, int], args: argparse.Namespace,
+                  settings: Any) -> dict[str, Any]:
+    from tilefit.check import replay, report
+    from tilefit.check.size import triton_version
+    from tilefit.progress import progress_bar
+
+    rows: list[Any] = []
+    for path in paths:
+        trace = replay.read(path)
+        if not trace.records:
+            why = f" ({trace.problems[0]})" if trace.problems else ""
+            raise InputError(f"{path}: no kernel records to check{why}")
+        step = progress_bar(len(trace.records) * len(targets), settings.progress and sys.stderr.isatty(),
+                            unit="launch", desc="check")
+
+        def advance(n: int, step: Any = step) -> None:
+            for _ in range(n):
+                step()
+
+        rows += replay.check_trace(trace, targets, fix=not args.no_fix, settings=settings, workers=args.workers,
+                                   progress=advance, shard=shard)
+        step(close=True)
+    return report.to_json(rows, compiler=f"triton {triton_version()}", targets=[t.name for t in targets],
+                          problem={"hidden": args.hidden, "topk": args.topk}, shard=shard,
+                          kernel_source=", ".join(paths))
 
 
 def _emit(text: str, output: str | None) -> None:
