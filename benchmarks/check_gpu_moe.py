@@ -41,9 +41,16 @@ def routing(topk_ids: torch.Tensor, block_m: int, experts: int) -> tuple[torch.T
         idx = torch.cat([idx, torch.full((pad,), numel, dtype=torch.int32, device=idx.device)])
         ids.append(idx)
         exps += [e] * (idx.numel() // block_m)
-    sorted_ids = torch.cat(ids)
-    return (sorted_ids, torch.tensor(exps, dtype=torch.int32, device=flat.device),
-            torch.tensor([sorted_ids.numel()], dtype=torch.int32, device=flat.device))
+    used = torch.cat(ids)
+    # moe_align_block_size allocates max_num_tokens_padded entries (rounded up to 4) and ceil(that / block_m)
+    # expert ids; the tail holds the sentinel `numel` and expert -1 (the kernel skips those blocks).
+    padded = numel * block_m if numel < experts + 1 else numel + (experts + 1) * (block_m - 1)
+    padded = (padded + 3) // 4 * 4
+    tail = torch.full((padded - used.numel(),), numel, dtype=torch.int32, device=flat.device)
+    blocks = -(-padded // block_m)
+    exps += [-1] * (blocks - len(exps))
+    return (torch.cat([used, tail]), torch.tensor(exps, dtype=torch.int32, device=flat.device),
+            torch.tensor([used.numel()], dtype=torch.int32, device=flat.device))
 
 
 def launch_up(kernel: Any, cfg: dict[str, Any], m: int, n: int, hidden: int, experts: int, topk: int) -> tuple[float, int]:
