@@ -19,6 +19,8 @@ import pytest
 
 pytest.importorskip("triton", reason="the compile tier needs triton")
 
+from test_check_sglang import BF16, _wheel
+
 from tilefit.check import moe
 from tilefit.check.size import Job, size_jobs, stand_ins
 from tilefit.check.source import load_source
@@ -28,8 +30,6 @@ from tilefit.estimate import triton_compile as tc
 from tilefit.settings import Settings
 from tilefit.targets import get_target
 from tilefit.trace import FORMAT_VERSION, Header, KernelRecord, Sized, TraceWriter
-
-from test_check_sglang import BF16, _wheel
 
 pytestmark = pytest.mark.compile
 
@@ -108,7 +108,8 @@ def test_moved_or_changed_source(kernel_file: Path, tmp_path: Path, monkeypatch:
     with_copy, without = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     _write(with_copy, kernel_file, [rec])
     _write(without, kernel_file, [rec], with_source=False)
-    kernel_file.write_text(kernel_file.read_text().replace("BLOCK_SIZE_K: tl.constexpr,", "BLOCK_SIZE_K: tl.constexpr,  #"))
+    edited = kernel_file.read_text().replace("BLOCK_SIZE_K: tl.constexpr,", "BLOCK_SIZE_K: tl.constexpr,  # edited")
+    kernel_file.write_text(edited)
     code, doc = _run(capsys, str(with_copy), "--target", "sm_90", "--no-fix")
     assert code == 0 and doc["results"][0]["bytes"] == shared
     assert "changed since recording" in doc["results"][0]["note"]
