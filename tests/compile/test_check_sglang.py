@@ -7,6 +7,7 @@ allocation pass (the `fast` mode of estimate/triton.py); the TTIR-reuse path is 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -87,26 +88,33 @@ def test_check_reports_every_entry_on_every_target(sglang: Path, capsys: pytest.
 
 
 def test_sizes_equal_the_direct_compile(sglang: Path) -> None:
-    """The TTIR-reuse path gives the same bytes as estimate/triton_compile.compile_fast."""
+    """Deduplicated, cached, TTIR-reusing sizing gives the bytes of estimate/triton_compile.compile_fast.
+
+    The entries differ in their block sizes (constexprs: never merged by the JIT's divisibility classes of
+    runtime integers) and their stages (options: TTIR reused across them).
+    """
     from tilefit.estimate import triton_compile as tc
 
     loaded = load_source(sglang / moe.SOURCE, moe.KERNEL, Path(os.environ["TILEFIT_CACHE_DIR"]))
     kernel = loaded.load()
     table = read_table(sglang / BF16)
-    cfg = dict(table.entries[64])
     jobs = []
-    for stages in (2, 4):
-        for target in ("sm_80", "sm_86", "sm_90", "gfx942"):
-            launch = moe.launch(table, 64, "up", get_target(target), config={**cfg, "num_stages": stages})
-            jobs.append(Job(str(loaded.module_path), launch.kernel, launch, target))
-    usages = size_jobs(jobs, Settings(use_cache=False), workers=1)
-    for job, usage in zip(jobs, usages, strict=True):
-        t = get_target(job.target).triton
-        assert t is not None
-        gpu = tc.gpu_target(t.backend, t.arch, t.warp_size)
-        sp = tc.specialise(kernel, gpu, stand_ins(job.launch.args), dict(job.launch.options))
-        assert usage.bytes == tc.compile_fast(kernel, gpu, sp).shared, job
-    assert len({u.bytes for u in usages}) > 1
+    for m in (1, 64, 1024):
+        for stages in (2, 4):
+            for target in ("sm_80", "sm_86", "sm_90", "gfx942"):
+                cfg = {**table.entries[m], "num_stages": stages}
+                launch = moe.launch(table, m, "up", get_target(target), config=cfg)
+                jobs.append(Job(str(loaded.module_path), launch.kernel, launch, target))
+    assert len({repr(sorted(j.launch.args.items())) for j in jobs if j.target == "sm_86"}) == 3
+    for attempt in ("fresh", "cached"):
+        usages = size_jobs(jobs, Settings.from_env(), workers=1)
+        for job, usage in zip(jobs, usages, strict=True):
+            t = get_target(job.target).triton
+            assert t is not None
+            gpu = tc.gpu_target(t.backend, t.arch, t.warp_size)
+            sp = tc.specialise(kernel, gpu, stand_ins(job.launch.args), dict(job.launch.options))
+            assert usage.bytes == tc.compile_fast(kernel, gpu, sp).shared, (attempt, job)
+    assert len({u.bytes for u in usages}) > 3
 
 
 @pytest.mark.parametrize("target", ["sm_86", "gfx942"])
@@ -175,3 +183,37 @@ def test_a_kernel_that_needs_its_package_says_so(tmp_path: Path) -> None:
     assert usage.error is not None
     message = loaded.explain_missing(usage.error)
     assert "round_bf16_to_fp32" in message and "without importing its package" in message
+
+
+def test_shards_merge_into_the_whole_check(sglang: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    common = [str(sglang / FP8), "--target", "gfx942", "--no-fix", "--format", "json", "--workers", "2"]
+    assert main(["check", *common, "--output", str(tmp_path / "whole.json")]) in (0, 1)
+    for i in (1, 2, 3):
+        assert main(["check", *common, "--shard", f"{i}/3", "--output", str(tmp_path / f"s{i}.json")]) in (0, 1)
+    code = main(["check", "--merge", *(str(tmp_path / f"s{i}.json") for i in (1, 2, 3)), "--format", "json"])
+    merged = json.loads(capsys.readouterr().out)
+    whole = json.loads((tmp_path / "whole.json").read_text())
+
+    def key(doc: dict[str, Any]) -> list[tuple[Any, ...]]:
+        return sorted((r["source"], r["m"], r["launch"], r["target"], r["bytes"]) for r in doc["results"])
+
+    assert key(merged) == key(whole) and merged["summary"]["n"] == whole["summary"]["n"]
+    assert code == (0 if whole["summary"]["does_not_fit"] + whole["summary"]["error"] == 0 else 1)
+
+
+def test_ray_executor_gives_the_local_results(sglang: Path) -> None:
+    """The optional Ray executor (tilefit[ray]) on a local Ray instance, against the local worker pool."""
+    ray = pytest.importorskip("ray", reason="tilefit[ray] is not installed")
+    table = read_table(sglang / FP8)
+    small = dataclasses.replace(table, entries={m: table.entries[m] for m in list(table.entries)[:3]})
+    kernels = run.load_kernels(sglang / moe.SOURCE, Settings.from_env())
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        remote = run.check_tables([small], [get_target("sm_86")], kernels, fix=False, executor="ray",
+                                  settings=Settings(use_cache=False))
+    finally:
+        ray.shutdown()
+    local = run.check_tables([small], [get_target("sm_86")], kernels, fix=False, workers=1,
+                             settings=Settings(use_cache=False))
+    assert [r.usage.bytes for r in remote] == [r.usage.bytes for r in local]
+    assert len(remote) == 6

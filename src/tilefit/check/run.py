@@ -97,7 +97,7 @@ def check_tables(
     tables: Sequence[Table], targets: Sequence[Target], kernels: Mapping[str, LoadedSource], *,
     problem: Problem | None = None, fix: bool = True, settings: Settings | None = None,
     workers: int | None = None, progress: Callable[[int], None] | None = None,
-    shard: tuple[int, int] = (1, 1),
+    shard: tuple[int, int] = (1, 1), executor: str = "local",
 ) -> list[Row]:
     """Size every entry of every table for every target; find a fix for each that does not fit."""
     settings = settings or Settings.from_env()
@@ -106,10 +106,10 @@ def check_tables(
     index, count = shard
     plan = [p for i, p in enumerate(plan) if i % count == index - 1]
     jobs = [_job(kernels, moe.launch(t, m, kind, tgt, problem), tgt) for t, m, kind, tgt in plan]
-    usages = size_jobs(jobs, settings, workers=workers, progress=progress)
+    usages = size_jobs(jobs, settings, workers=workers, progress=progress, executor=executor)
     rows = [Row(t, m, kind, tgt.name, u, j.kernel) for (t, m, kind, tgt), u, j in zip(plan, usages, jobs, strict=True)]
     if fix:
-        rows = find_fixes(rows, kernels, problem, settings, workers)
+        rows = find_fixes(rows, kernels, problem, settings, workers, executor=executor)
     return rows
 
 
@@ -149,7 +149,7 @@ def _perf(config: Mapping[str, Any], usage: Usage | None, target: Target, proble
 
 
 def find_fixes(rows: list[Row], kernels: Mapping[str, LoadedSource], problem: Problem, settings: Settings,
-               workers: int | None, batch: int = 6) -> list[Row]:
+               workers: int | None, batch: int = 6, executor: str = "local") -> list[Row]:
     """For each row that does not fit: the best-scoring candidate that fits every GEMM of its table.
 
     Candidates are sized best-first by the model's score in batches; the first batch with a fitting one
@@ -166,7 +166,7 @@ def find_fixes(rows: list[Row], kernels: Mapping[str, LoadedSource], problem: Pr
                 todo.append((i, cfg, [_job(kernels, moe.launch(r.table, r.m, k, tgt, problem, cfg), tgt)
                                       for k in moe.kinds(r.table.name)]))
             pending[i] = cands[batch:]
-        usages = iter(size_jobs([j for _, _, js in todo for j in js], settings, workers=workers))
+        usages = iter(size_jobs([j for _, _, js in todo for j in js], settings, workers=workers, executor=executor))
         best: dict[int, tuple[float, Fix]] = {}
         for i, cfg, js in todo:
             us = [next(usages) for _ in js]

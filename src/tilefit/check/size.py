@@ -60,8 +60,12 @@ def triton_version() -> str:
 
 
 def size_jobs(jobs: Sequence[Job], settings: Settings | None = None, *, workers: int | None = None,
-              progress: Progress | None = None) -> list[Usage]:
-    """A Usage for every job, in order; compile failures are Usages with `error` set."""
+              progress: Progress | None = None, executor: str = "local") -> list[Usage]:
+    """A Usage for every job, in order; compile failures are Usages with `error` set.
+
+    `executor` "local" compiles in worker processes of this machine; "ray" sends each task to a Ray
+    cluster (ray.init() joins RAY_ADDRESS, or starts a local one), for the `tilefit[ray]` extra.
+    """
     settings = settings or Settings.from_env()
     cache = DiskCache(settings.cache_dir / "check") if settings.use_cache else None
     version = triton_version()
@@ -77,7 +81,7 @@ def size_jobs(jobs: Sequence[Job], settings: Settings | None = None, *, workers:
             todo.setdefault(key, job)
     if progress:
         progress(len(set(keys)) - len(todo))
-    fresh = _compile(list(todo.values()), settings, workers, progress)
+    fresh = _compile(list(todo.values()), settings, workers, progress, executor)
     for key, usage in zip(todo, fresh, strict=True):
         done[key] = usage
         if cache is not None and not (usage.failure and usage.failure.kind in ("crash", "timeout")):
@@ -110,20 +114,38 @@ def _config(launch: Launch) -> dict[str, Any]:
 
 
 def spec_class(value: Any) -> Any:
-    """What Triton's JIT specialises an argument value on: an int by ==1 / %16; everything else as is."""
+    """What Triton's JIT specialises a runtime argument on: an int by ==1 / %16; everything else as is."""
     if isinstance(value, bool) or not isinstance(value, int):
         return value
     return 1 if value == 1 else "d16" if value % 16 == 0 else "int" if -2**31 <= value < 2**31 else "i64"
 
 
-def _spec_key(launch: Launch) -> Any:
+_CONSTEXPRS: dict[tuple[str, str], frozenset[str]] = {}
+
+
+def _constexpr_names(module_path: str, kernel: str) -> frozenset[str]:
+    """The kernel's constexpr parameters: their values are the specialisation itself, not a class of it."""
+    key = (module_path, kernel)
+    if key not in _CONSTEXPRS:
+        from tilefit.estimate.triton_kernel import unwrap_kernel
+        from tilefit.userfile import load_module_file
+
+        fn = unwrap_kernel(getattr(load_module_file(module_path), kernel))
+        _CONSTEXPRS[key] = frozenset(p.name for p in fn.params if p.is_constexpr)
+    return _CONSTEXPRS[key]
+
+
+def _spec_key(job: Job) -> Any:
+    """What the compile depends on: a trace's record, or the arguments as the JIT specialises them."""
+    launch = job.launch
     if launch.recorded is not None:
         return repr(launch.recorded)
-    return tuple(sorted((k, repr(spec_class(v))) for k, v in launch.args.items()))
+    consts = _constexpr_names(job.module_path, job.kernel)
+    return tuple(sorted((k, repr(v if k in consts else spec_class(v))) for k, v in launch.args.items()))
 
 
 def _key(job: Job, version: str) -> str:
-    args = _spec_key(job.launch)
+    args = _spec_key(job)
     return cache_key({"kernel": _source_hash(job.module_path), "name": job.kernel, "args": args,
                       "options": sorted(job.launch.options.items()), "target": job.target, "triton": version,
                       "mode": "fast"})
@@ -150,20 +172,21 @@ def _tasks(jobs: Sequence[Job]) -> list[_Task]:
     """Group jobs by kernel, specialisation (without options) and TTIR class; one task per group."""
     groups: dict[tuple[Any, ...], list[Job]] = {}
     for job in jobs:
-        key = (job.module_path, job.kernel, _spec_key(job.launch), _ttir_class(get_target(job.target)))
+        key = (job.module_path, job.kernel, _spec_key(job), _ttir_class(get_target(job.target)))
         groups.setdefault(key, []).append(job)
     return [_Task(k[0], k[1], tuple(v)) for k, v in groups.items()]
 
 
-def _compile(jobs: list[Job], settings: Settings, workers: int | None, progress: Progress | None) -> list[Usage]:
+def _compile(jobs: list[Job], settings: Settings, workers: int | None, progress: Progress | None,
+             executor: str = "local") -> list[Usage]:
     if not jobs:
         return []
     from tilefit.estimate.pool import Crash, run_isolated
 
     tasks = _tasks(jobs)
+    if executor == "ray":
+        return _collect(tasks, _on_ray(tasks, progress), jobs, progress)
     n = workers if workers is not None else (settings.workers or os.cpu_count() or 1)
-    results: dict[int, Usage] = {}
-    index = {id(j): i for i, j in enumerate(jobs)}
 
     def done(_i: int, out: list[Usage] | Crash) -> None:
         if progress and not isinstance(out, Crash):
@@ -177,6 +200,16 @@ def _compile(jobs: list[Job], settings: Settings, workers: int | None, progress:
     else:
         outs = run_isolated(_run_task, tasks, workers=n, timeout_s=settings.compile_timeout_s * 4,
                             memory_mb=settings.compile_memory_mb, on_done=done)
+    return _collect(tasks, outs, jobs, progress)
+
+
+def _collect(tasks: Sequence[_Task], outs: Sequence[Any], jobs: Sequence[Job],
+             progress: Progress | None) -> list[Usage]:
+    """Usages in the order of `jobs` from per-task outputs (a Crash fails every job of its task)."""
+    from tilefit.estimate.pool import Crash
+
+    index = {id(j): i for i, j in enumerate(jobs)}
+    results: dict[int, Usage] = {}
     for task, out in zip(tasks, outs, strict=True):
         for pos, job in enumerate(task.jobs):
             if isinstance(out, Crash):
@@ -187,6 +220,32 @@ def _compile(jobs: list[Job], settings: Settings, workers: int | None, progress:
                 usage = out[pos]
             results[index[id(job)]] = usage
     return [results[i] for i in range(len(jobs))]
+
+
+def _on_ray(tasks: Sequence[_Task], progress: Progress | None) -> list[Any]:
+    """Run every task as a Ray task; a task whose worker dies becomes a Crash."""
+    from tilefit.errors import MissingExtraError
+    from tilefit.estimate.pool import Crash
+
+    try:
+        import ray
+    except ImportError as exc:
+        raise MissingExtraError("ray", "ray") from exc
+    if not ray.is_initialized():
+        ray.init(ignore_reinit_error=True, log_to_driver=False, include_dashboard=False)
+    remote = ray.remote(max_retries=0)(_run_task)
+    refs = [remote.remote(t) for t in tasks]
+    outs: list[Any] = []
+    for ref in refs:
+        out: list[Usage] | Crash
+        try:
+            out = ray.get(ref)
+        except Exception as exc:  # RayTaskError, WorkerCrashedError: the task is a result, not an abort
+            out = Crash(f"ray task failed: {type(exc).__name__}: {str(exc).splitlines()[0][:200]}")
+        if progress and not isinstance(out, Crash):
+            progress(len(out))
+        outs.append(out)
+    return outs
 
 
 def _run_task(task: _Task) -> list[Usage]:

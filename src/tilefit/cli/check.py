@@ -33,6 +33,8 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--verbose", "-v", action="store_true", help="text: list the entries that fit too")
     p.add_argument("--no-fix", action="store_true", help="do not search for a fitting config")
     p.add_argument("--shard", default="1/1", metavar="I/N", help="check the I-th of N slices (merge with --merge)")
+    p.add_argument("--executor", choices=("local", "ray"), default="local",
+                   help="where compiles run: local worker processes, or a Ray cluster (tilefit[ray]; RAY_ADDRESS)")
     p.add_argument("--merge", nargs="+", metavar="REPORT.json", help="join JSON reports of shards and render them")
     p.add_argument("--triton", default="recorded", metavar="VERSION",
                    help="Triton version to size with: a version (provisioned in a cached environment when it is "
@@ -159,7 +161,7 @@ def _argv(args: argparse.Namespace) -> list[str]:
     out = ["check", *args.tables, "--target", args.target, "--format", args.format, "--shard", args.shard,
            "--hidden", str(args.hidden), "--topk", str(args.topk)]
     for flag, value in (("--output", args.output), ("--kernel-source", args.kernel_source),
-                        ("--workers", args.workers)):
+                        ("--workers", args.workers), ("--executor", args.executor)):
         if value is not None:
             out += [flag, str(value)]
     return out + (["--verbose"] if args.verbose else []) + (["--no-fix"] if args.no_fix else [])
@@ -191,7 +193,7 @@ def _check(args: argparse.Namespace) -> dict[str, Any]:
             step()
 
     rows = run.check_tables(tables, targets, kernels, problem=problem, fix=not args.no_fix, settings=settings,
-                            workers=args.workers, progress=advance, shard=shard)
+                            workers=args.workers, progress=advance, shard=shard, executor=args.executor)
     step(close=True)
     return report.to_json(rows, compiler=f"triton {triton_version()}", targets=[t.name for t in targets],
                           problem={"hidden": problem.hidden, "topk": problem.topk}, shard=shard,
