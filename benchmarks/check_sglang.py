@@ -72,7 +72,13 @@ def main() -> int:
     entries = _per_entry(rows)
     print(f"{len(tables)} tables, {sum(len(t.entries) for t in tables)} entries, {len(rows)} launches x targets "
           f"sized in {seconds:.0f} s ({triton_version()})", file=sys.stderr)
+    doc = {"wheel": Path(args.wheel).name if args.wheel else str(root), "triton": triton_version(),
+           "seconds": round(seconds, 1), "tables": len(tables), "entries": sum(len(t.entries) for t in tables),
+           "launches": len(rows), "targets": _breaks(entries, [t.name for t in targets])}
+    Path(args.out).write_text(json.dumps(doc, indent=1) + "\n")  # kept if the rules step is cut short
+    start = time.perf_counter()
     rates = _rule_rates(entries, kernels, settings, args.workers)
+    print(f"rules sized in {time.perf_counter() - start:.0f} s", file=sys.stderr)
     doc = {"wheel": Path(args.wheel).name if args.wheel else str(root), "triton": triton_version(), "seconds": round(seconds, 1),
            "tables": len(tables), "entries": sum(len(t.entries) for t in tables), "launches": len(rows),
            "targets": _breaks(entries, [t.name for t in targets]), "rules": rates}

@@ -176,8 +176,9 @@ def _names(rec: KernelRecord) -> list[str]:
     return list(rec.signature)
 
 
-def candidates(rec: KernelRecord) -> list[tuple[dict[str, Any], dict[tuple[int, ...], Any]]]:
-    """(options, constexprs) near the record: fewer stages, BLOCK* constexprs halved (twice at most)."""
+def candidates(rec: KernelRecord, fewer_warps: bool = False) -> list[tuple[dict[str, Any], dict[tuple[int, ...], Any]]]:
+    """(options, constexprs) near the record: fewer stages, BLOCK* constexprs halved (twice at most), and
+    with `fewer_warps` (too many threads per block: 32 warps of 64 lanes on AMD) num_warps halved."""
     names = _names(rec)
     blocks = [p for p, v in rec.constexprs.items() if len(p) == 1 and p[0] < len(names)
               and "BLOCK" in names[p[0]].upper() and isinstance(v, int) and not isinstance(v, bool) and v >= 32]
@@ -189,12 +190,15 @@ def candidates(rec: KernelRecord) -> list[tuple[dict[str, Any], dict[tuple[int, 
     combos: list[list[tuple[tuple[int, ...], int]]] = [[]]
     for ch in choices:
         combos = [[*c, x] for c in combos for x in ch]
-    for s in range(stages, 0, -1):
-        for combo in combos[:64]:
-            consts = {**rec.constexprs, **dict(combo)}
-            if s == stages and consts == dict(rec.constexprs):
-                continue
-            out.append(({**opts, "num_stages": s}, consts))
+    warps = int(opts.get("num_warps", 4) or 4)
+    warp_choices = [w for w in (warps, warps // 2, warps // 4, warps // 8) if w >= 1] if fewer_warps else [warps]
+    for w in warp_choices:
+        for s in range(stages, 0, -1):
+            for combo in combos[:64]:
+                consts = {**rec.constexprs, **dict(combo)}
+                if s == stages and w == warps and consts == dict(rec.constexprs):
+                    continue
+                out.append(({**opts, "num_stages": s, "num_warps": w}, consts))
     return out
 
 
@@ -211,7 +215,8 @@ def _ranked(row: TraceRow) -> list[tuple[dict[str, Any], dict[tuple[int, ...], A
     def value(cand: tuple[dict[str, Any], dict[tuple[int, ...], Any]]) -> float:
         return -score(_config(row.record, *cand), None, device).value
 
-    return sorted(candidates(row.record), key=value)
+    threads = any(o.resource == "threads" for o in row.usage.over)
+    return sorted(candidates(row.record, fewer_warps=threads), key=value)
 
 
 def find_fixes(rows: list[TraceRow], loaded: Mapping[int, _Loaded], settings: Settings, workers: int | None,

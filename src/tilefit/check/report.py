@@ -90,13 +90,15 @@ def entry_line(path: str, m: int) -> int:
 def render_text(doc: Mapping[str, Any], verbose: bool = False) -> str:
     """A table of what does not fit (every row with --verbose), then the counts per target."""
     rows = [r for r in doc["results"] if verbose or r["status"] != "fits"]
-    head = ["table", "M", "gemm", "target", "status", "bytes", "limit", "fix"]
+    head = ["table / kernel", "M / config", "launch", "target", "status", "bytes", "limit", "fix"]
     lines = [head]
     for r in rows:
         fix = r["fix"]["change"] + f" ({r['fix']['bytes']} B)" if r.get("fix") else (
             _first(r["error"]) if r.get("error") else "-" if r["status"] == "fits" else "no fitting config found")
+        over = ", ".join(o["resource"] for o in r.get("over") or [])
+        status = f"{r['status']} ({over})" if over else r["status"]
         lines.append([r["source"], str(r["m"]) if r["m"] is not None else _config_text(r["config"]), r["launch"],
-                      r["target"], r["status"],
+                      r["target"], status,
                       _n(r["bytes"]), _n(r["limit"]), fix])
     widths = [max(len(x[i]) for x in lines) for i in range(len(head) - 1)]
     out = ["  ".join(c.ljust(w) for c, w in zip(x, widths, strict=False)) + "  " + x[-1] for x in lines]
