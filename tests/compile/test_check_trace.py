@@ -142,3 +142,38 @@ def test_ttir_reuse_covers_replays(kernel_file: Path, tmp_path: Path) -> None:
     jobs = [Job(str(loaded.source.module_path), rec.fn, _launch(tr.records[0]), t) for t in ("sm_90", "sm_100")]
     usages = size_jobs(jobs, Settings(use_cache=False), workers=1)
     assert usages[0].bytes == shared and usages[1].bytes is not None
+
+
+@pytest.mark.slow
+def test_trace_is_sized_with_its_recording_triton(kernel_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """A trace recorded under Triton 3.6.0 is sized with 3.6.0, provisioned in a cached venv (needs PyPI)."""
+    import triton
+
+    want = "3.6.0" if triton.__version__ != "3.6.0" else "3.5.1"
+    cache = Path(os.environ.get("TILEFIT_PROVISION_CACHE", tmp_path / "cache"))
+    monkeypatch.setenv("TILEFIT_CACHE_DIR", str(cache))
+    rec, _ = _record(kernel_file, tmp_path, 3)
+    trace = tmp_path / "old.jsonl"
+    header = Header(FORMAT_VERSION, "0.1.0", want, os.getpid(), None, time.time())
+    writer = TraceWriter(trace, header)
+    writer.add_source(str(kernel_file), kernel_file.read_text())
+    writer.add(rec)
+    writer.close()
+    out = tmp_path / "r.json"
+    code = main(["check", str(trace), "--target", "sm_90", "--no-fix", "--format", "json", "--output", str(out)])
+    err = capsys.readouterr().err
+    if code == 2 and "could not provision" in err:
+        pytest.skip(f"PyPI not reachable: {err.strip()}")
+    doc = json.loads(out.read_text())
+    assert doc["compiler"] == f"triton {want}" and doc["results"][0]["compiler"] == f"triton {want}"
+    assert (cache / "triton-envs" / want / ".ready").is_file()
+
+
+def test_an_unknown_triton_version_is_a_usage_error(kernel_file: Path, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    rec, _ = _record(kernel_file, tmp_path, 3)
+    trace = tmp_path / "t.jsonl"
+    _write(trace, kernel_file, [rec])
+    assert main(["check", str(trace), "--triton", "three", "--target", "sm_90"]) == 2
+    assert "not a version number" in capsys.readouterr().err
