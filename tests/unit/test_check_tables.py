@@ -148,3 +148,34 @@ def test_cli_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     bad.write_text('{"results": [], "format": 99}')
     assert main(["check", "--merge", str(bad)]) == 2
     assert "newer" in capsys.readouterr().err
+
+
+def test_a_huge_table_is_refused_before_reading(tmp_path: Path) -> None:
+    p = tmp_path / "E=8,N=64,device_name=NVIDIA_A10.json"
+    with p.open("wb") as f:
+        f.truncate(17 * 1024 * 1024)  # sparse: nothing is read
+    with pytest.raises(InputError, match="larger than any config table"):
+        read_table(p)
+
+
+def test_ci_definitions_call_real_flags() -> None:
+    """action.yml and the pre-commit hook run `tilefit check` with flags its parser accepts."""
+    import shlex
+
+    import yaml
+
+    from tilefit.cli import build_parser
+
+    root = Path(__file__).resolve().parents[2]
+    hooks = yaml.safe_load((root / ".pre-commit-hooks.yaml").read_text())
+    entry = shlex.split(hooks[0]["entry"])
+    assert entry[0] == "tilefit"
+    args = build_parser().parse_args([*entry[1:], "E=8,N=64,device_name=NVIDIA_A10.json"])
+    assert args.no_fix and "gfx942" in args.target
+    action = yaml.safe_load((root / "action.yml").read_text())
+    script = "\n".join(step.get("run", "") for step in action["runs"]["steps"])
+    for flag in ("--target", "--format", "--output", "--merge", "--kernel-source"):
+        assert flag in script
+    for used in ("tables", "targets", "kernel-source", "triton-version", "sarif"):
+        assert used in action["inputs"] and f"inputs.{used}" in script
+    build_parser().parse_args(["check", "x.json", "--target", "sm_90", "--format", "json", "--output", "o.json"])
