@@ -217,3 +217,25 @@ def test_ray_executor_gives_the_local_results(sglang: Path) -> None:
                              settings=Settings(use_cache=False))
     assert [r.usage.bytes for r in remote] == [r.usage.bytes for r in local]
     assert len(remote) == 6
+
+
+def test_an_interrupted_check_resumes_from_its_cache(sglang: Path) -> None:
+    loaded = load_source(sglang / moe.SOURCE, moe.KERNEL, Path(os.environ["TILEFIT_CACHE_DIR"]))
+    table = read_table(sglang / BF16)
+    jobs = []
+    for m in (1, 64, 1024):
+        launch = moe.launch(table, m, "up", get_target("sm_86"))
+        jobs.append(Job(str(loaded.module_path), launch.kernel, launch, "sm_86"))
+    calls: list[int] = []
+
+    def stop(n: int) -> None:
+        calls.append(n)
+        if len(calls) == 2:  # the first call reports cache hits; the second, the first finished task
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        size_jobs(jobs, Settings.from_env(), workers=1, progress=stop)
+    seen: list[int] = []
+    usages = size_jobs(jobs, Settings.from_env(), workers=1, progress=seen.append)
+    assert seen[0] >= 1 and sum(seen) == 3  # what the interrupted run sized is read back, not compiled again
+    assert all(u.bytes for u in usages)

@@ -81,11 +81,16 @@ def size_jobs(jobs: Sequence[Job], settings: Settings | None = None, *, workers:
             todo.setdefault(key, job)
     if progress:
         progress(len(set(keys)) - len(todo))
-    fresh = _compile(list(todo.values()), settings, workers, progress, executor)
+    key_of = {id(job): key for key, job in todo.items()}
+
+    def store(job: Job, usage: Usage) -> None:
+        # As each task finishes: an interrupted run resumes from what it had sized.
+        if cache is not None and not (usage.failure and usage.failure.kind in ("crash", "timeout")):
+            cache.put(key_of[id(job)], usage)
+
+    fresh = _compile(list(todo.values()), settings, workers, progress, executor, store)
     for key, usage in zip(todo, fresh, strict=True):
         done[key] = usage
-        if cache is not None and not (usage.failure and usage.failure.kind in ("crash", "timeout")):
-            cache.put(key, usage)
     return [_relabel(done[k], j) for k, j in zip(keys, jobs, strict=True)]
 
 
@@ -178,25 +183,30 @@ def _tasks(jobs: Sequence[Job]) -> list[_Task]:
 
 
 def _compile(jobs: list[Job], settings: Settings, workers: int | None, progress: Progress | None,
-             executor: str = "local") -> list[Usage]:
+             executor: str = "local", store: Callable[[Job, Usage], None] | None = None) -> list[Usage]:
     if not jobs:
         return []
     from tilefit.estimate.pool import Crash, run_isolated
 
     tasks = _tasks(jobs)
-    if executor == "ray":
-        return _collect(tasks, _on_ray(tasks, progress), jobs, progress)
-    n = workers if workers is not None else (settings.workers or os.cpu_count() or 1)
 
-    def done(_i: int, out: list[Usage] | Crash) -> None:
-        if progress and not isinstance(out, Crash):
+    def done(i: int, out: list[Usage] | Crash) -> None:
+        if isinstance(out, Crash):
+            return
+        if store is not None:
+            for job, usage in zip(tasks[i].jobs, out, strict=True):
+                store(job, usage)
+        if progress:
             progress(len(out))
 
+    if executor == "ray":
+        return _collect(tasks, _on_ray(tasks, done), jobs, progress)
+    n = workers if workers is not None else (settings.workers or os.cpu_count() or 1)
     if n <= 1 or len(tasks) == 1:
         outs: list[list[Usage] | Crash] = []
-        for t in tasks:
+        for i, t in enumerate(tasks):
             outs.append(_run_task(t))
-            done(0, outs[-1])
+            done(i, outs[-1])
     else:
         outs = run_isolated(_run_task, tasks, workers=n, timeout_s=settings.compile_timeout_s * 4,
                             memory_mb=settings.compile_memory_mb, on_done=done)
@@ -222,7 +232,7 @@ def _collect(tasks: Sequence[_Task], outs: Sequence[Any], jobs: Sequence[Job],
     return [results[i] for i in range(len(jobs))]
 
 
-def _on_ray(tasks: Sequence[_Task], progress: Progress | None) -> list[Any]:
+def _on_ray(tasks: Sequence[_Task], done: Callable[[int, Any], None]) -> list[Any]:
     """Run every task as a Ray task; a task whose worker dies becomes a Crash."""
     from tilefit.errors import MissingExtraError
     from tilefit.estimate.pool import Crash
@@ -236,14 +246,13 @@ def _on_ray(tasks: Sequence[_Task], progress: Progress | None) -> list[Any]:
     remote = ray.remote(max_retries=0)(_run_task)
     refs = [remote.remote(t) for t in tasks]
     outs: list[Any] = []
-    for ref in refs:
+    for i, ref in enumerate(refs):
         out: list[Usage] | Crash
         try:
             out = ray.get(ref)
         except Exception as exc:  # RayTaskError, WorkerCrashedError: the task is a result, not an abort
             out = Crash(f"ray task failed: {type(exc).__name__}: {str(exc).splitlines()[0][:200]}")
-        if progress and not isinstance(out, Crash):
-            progress(len(out))
+        done(i, out)
         outs.append(out)
     return outs
 
