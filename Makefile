@@ -22,7 +22,7 @@ $(VENV)/.core: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.test: pyproject.toml $(VENV)/.core
-	$(PIPQ) -e ".[dev,triton,tpu,helion,progress]" "$(TORCH_SPEC)"
+	$(PIPQ) -e ".[dev,triton,tpu,helion,progress,libs]" "$(TORCH_SPEC)"
 	# tilefit check's compile tests read SGLang's kernel and MoE tables from its wheel (never installed).
 	$(PIP) download --quiet --disable-pip-version-check --no-deps sglang==0.5.23 liger-kernel==0.8.5 -d .cache/wheels
 	touch $@

@@ -25,7 +25,6 @@ from typing import Any
 from tilefit.check.moe import Desc, Launch, TlType
 from tilefit.errors import TilefitError
 from tilefit.estimate.base import Overrun, Usage
-from tilefit.estimate.cache import DiskCache, cache_key
 from tilefit.estimate.triton_args import Arg
 from tilefit.settings import Settings
 from tilefit.targets import Target, get_target
@@ -67,14 +66,16 @@ def size_jobs(jobs: Sequence[Job], settings: Settings | None = None, *, workers:
     cluster (ray.init() joins RAY_ADDRESS, or starts a local one), for the `tilefit[ray]` extra.
     """
     settings = settings or Settings.from_env()
-    cache = DiskCache(settings.cache_dir / "check") if settings.use_cache else None
+    from tilefit.store import USAGE, Store
+
     version = triton_version()
+    cache = Store(settings.cache_dir / "check", USAGE, {"triton": version}) if settings.use_cache else None
     keys = [_key(j, version) for j in jobs]
     done: dict[str, Usage] = {}
     for key in dict.fromkeys(keys):
         hit = cache.get(key) if cache else None
         if hit is not None:
-            done[key] = _revive(hit)
+            done[key] = hit
     todo: dict[str, Job] = {}
     for key, job in zip(keys, jobs, strict=True):
         if key not in done:
@@ -92,15 +93,6 @@ def size_jobs(jobs: Sequence[Job], settings: Settings | None = None, *, workers:
     for key, usage in zip(todo, fresh, strict=True):
         done[key] = usage
     return [_relabel(done[k], j) for k, j in zip(keys, jobs, strict=True)]
-
-
-def _revive(usage: Usage) -> Usage:
-    """A cached Usage with its typed parts rebuilt from their JSON form."""
-    from tilefit.estimate.base import Failure
-
-    over = tuple(Overrun(**o) if isinstance(o, Mapping) else o for o in usage.over)
-    failure = Failure(**usage.failure) if isinstance(usage.failure, Mapping) else usage.failure
-    return dataclasses.replace(usage, over=over, failure=failure)
 
 
 def _relabel(usage: Usage, job: Job) -> Usage:
@@ -151,7 +143,9 @@ def _spec_key(job: Job) -> Any:
 
 def _key(job: Job, version: str) -> str:
     args = _spec_key(job)
-    return cache_key({"kernel": _source_hash(job.module_path), "name": job.kernel, "args": args,
+    from tilefit.store import key
+
+    return key({"kernel": _source_hash(job.module_path), "name": job.kernel, "args": args,
                       "options": sorted(job.launch.options.items()), "target": job.target, "triton": version,
                       "mode": "fast"})
 
@@ -163,7 +157,7 @@ def _source_hash(path: str) -> str:
     if path not in _HASHES:
         with open(path, "rb") as f:
             _HASHES[path] = hashlib.sha256(f.read()).hexdigest()
-    return _HASHES[path]
+    return str(_HASHES[path])
 
 
 def _ttir_class(target: Target) -> str:
@@ -186,7 +180,7 @@ def _compile(jobs: list[Job], settings: Settings, workers: int | None, progress:
              executor: str = "local", store: Callable[[Job, Usage], None] | None = None) -> list[Usage]:
     if not jobs:
         return []
-    from tilefit.estimate.pool import Crash, run_isolated
+    from tilefit.isolate import Limits, Outcome, run_many
 
     tasks = _tasks(jobs)
 
@@ -208,22 +202,40 @@ def _compile(jobs: list[Job], settings: Settings, workers: int | None, progress:
             outs.append(_run_task(t))
             done(i, outs[-1])
     else:
-        outs = run_isolated(_run_task, tasks, workers=n, timeout_s=settings.compile_timeout_s * 4,
-                            memory_mb=settings.compile_memory_mb, on_done=done)
+        # A task compiles a few launches of one kernel: it may take a few compile timeouts.
+        limits = Limits(float(settings.compile_timeout_s) * 4, int(settings.compile_memory_mb))
+
+        def finished(i: int, outcome: Outcome) -> None:
+            done(i, _unwrap(outcome))
+
+        outcomes = run_many(_run_task, tasks, limits=limits, workers=n, preload=("triton",), on_done=finished)
+        outs = [_unwrap(o) for o in outcomes]
     return _collect(tasks, outs, jobs, progress)
+
+
+@dataclasses.dataclass(frozen=True)
+class Crash:
+    """A task whose worker died, ran out of time or memory: every job of it fails with this message."""
+
+    message: str
+    kind: str = "crash"
+
+
+def _unwrap(outcome: Any) -> list[Usage] | Crash:
+    if outcome.status == "ok":
+        return list(outcome.value)
+    return Crash(outcome.message or outcome.status, outcome.failure_kind or "crash")
 
 
 def _collect(tasks: Sequence[_Task], outs: Sequence[Any], jobs: Sequence[Job],
              progress: Progress | None) -> list[Usage]:
     """Usages in the order of `jobs` from per-task outputs (a Crash fails every job of its task)."""
-    from tilefit.estimate.pool import Crash
-
     index = {id(j): i for i, j in enumerate(jobs)}
     results: dict[int, Usage] = {}
     for task, out in zip(tasks, outs, strict=True):
         for pos, job in enumerate(task.jobs):
             if isinstance(out, Crash):
-                usage = _failed(job, out.message, "crash")
+                usage = _failed(job, out.message, out.kind)
                 if progress:
                     progress(1)
             else:
@@ -235,7 +247,6 @@ def _collect(tasks: Sequence[_Task], outs: Sequence[Any], jobs: Sequence[Job],
 def _on_ray(tasks: Sequence[_Task], done: Callable[[int, Any], None]) -> list[Any]:
     """Run every task as a Ray task; a task whose worker dies becomes a Crash."""
     from tilefit.errors import MissingExtraError
-    from tilefit.estimate.pool import Crash
 
     try:
         import ray
@@ -349,7 +360,7 @@ def _from_ttir(ttir: str, gpu: Any, sp: Any) -> tuple[int, int | None, int]:
     if gpu.backend == "cuda":
         tc._nvidia_allocation(pm, gpu, options)
     else:
-        tc._amd_allocation(pm, options)
+        tc._amd_allocation(pm, gpu, options)
     pm.run(module, "tilefit_allocate_shared_memory")
     warps = module.get_int_attr("ttg.total-num-warps") or options.num_warps
     return int(module.get_int_attr("ttg.shared") or 0), module.get_int_attr("ttg.tensor_memory_size"), int(warps)

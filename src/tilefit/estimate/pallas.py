@@ -24,16 +24,17 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from tilefit import store
 from tilefit.errors import InputError, MissingExtraError, TilefitError
-from tilefit.estimate.base import Mode, Usage
-from tilefit.estimate.cache import DiskCache, cache_key
+from tilefit.estimate.base import Backend, Mode, Usage
 from tilefit.estimate.pallas_compile import TopologyCache, error_summary, measure
 from tilefit.estimate.pallas_layout import TILE_BYTES, Buffer, CallLayout, tiling_problem, trace_layouts
+from tilefit.resources import Resource
 from tilefit.settings import Settings
 from tilefit.targets import Target, get_target
 from tilefit.userfile import load_module_file
 
-RESOURCE = "scoped-vmem"
+RESOURCE: Resource = "scoped-vmem"
 MIB = 1 << 20
 HEADROOM = 0.10  # 10 % above the measured need: Mosaic's internal scratch moves with jax/libtpu versions
 
@@ -103,7 +104,7 @@ class PallasEstimator:
         self.kernel = kernel
         self._topologies = TopologyCache()
         s = settings or Settings.from_env()
-        self._cache = DiskCache(s.cache_dir / "pallas") if cache and s.use_cache else None
+        self._cache = store.Store(s.cache_dir / "pallas", store.USAGE) if cache and s.use_cache else None
         self._source = _kernel_source(kernel)
 
     def estimate(self, config: Mapping[str, Any], target: str | Target, mode: Mode = "exact") -> Usage:
@@ -136,7 +137,7 @@ class PallasEstimator:
         """Cache key of an exact result: kernel source, params, config, target limits and tool versions."""
         if self._source is None:
             return None
-        return cache_key({
+        return store.key({
             "backend": "pallas", "source": self._source, "params": dict(self.kernel.params),
             "config": dict(config), "target": tgt.name, "topology": tgt.topology,
             # only what an exact result depends on: the analytic model's shares in tpu.yaml do not count
@@ -145,9 +146,13 @@ class PallasEstimator:
         })
 
     def estimate_many(
-        self, configs: Sequence[Mapping[str, Any]], targets: Sequence[str | Target], mode: Mode = "exact"
+        self, configs: Sequence[Mapping[str, Any]], targets: Sequence[str | Target], mode: Mode = "exact", *,
+        workers: int | None = None, progress: bool | None = None,
     ) -> list[Usage]:
-        """Every config on every target (target-major); failures are results, never an abort."""
+        """Every config on every target (target-major); failures are results, never an abort.
+
+        Compiles run in this process (libtpu is not forked): `workers` and `progress` are accepted, unused.
+        """
         return [self.estimate(c, t, mode) for t in targets for c in configs]
 
     def layouts(self, config: Mapping[str, Any]) -> list[CallLayout]:
@@ -381,3 +386,28 @@ def cli_estimate(ref: str, spec: Mapping[str, Any], targets: list[Target], mode:
     m: Mode = "analytic" if mode == "analytic" else "exact"
     return [est.estimate(c, tpu_target(t), m) for t in targets for c in configs]
 
+
+
+class _Backend:
+    """The registry's view of this file (estimate/__init__.py): Pallas TPU kernels on TPU targets."""
+
+    name = "pallas"
+
+    def accepts(self, target: Target) -> bool:
+        return target.kind == "tpu" and bool(target.topology)
+
+    def load(self, ref: str, spec: Mapping[str, Any]) -> PallasKernel:
+        return load_kernel(ref).with_spec(spec)
+
+    def estimator(self, kernel: PallasKernel, spec: Mapping[str, Any]) -> PallasEstimator:
+        return PallasEstimator(kernel)
+
+    def space(self, kernel: PallasKernel, spec: Mapping[str, Any]) -> list[dict[str, Any]]:
+        configs: list[dict[str, Any]] = list(kernel.configs())
+        return configs
+
+    def mode(self, requested: str) -> Mode:
+        return "analytic" if requested == "analytic" else "exact"
+
+
+BACKEND: Backend = _Backend()
