@@ -216,7 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
     tg.add_argument("--vendor", choices=("nvidia", "amd", "intel", "google"))
     tg.add_argument("--limit", type=int, help="which targets have this limit (bytes)")
     tg.set_defaults(func=_targets)
-    for name in ("estimate", "fit", "run", "schema", "mcp"):
+    for name in ("estimate", "fit", "check", "run", "schema", "mcp"):
         _add_backend(sub, name)
     return parser
 

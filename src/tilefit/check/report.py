@@ -1,0 +1,218 @@
+"""The outputs of `tilefit check`: JSON (data/check-report.schema.json), text, SARIF 2.1.0 and JUnit XML.
+
+JSON is the source of the others: shards write JSON and `tilefit check --merge A.json B.json` joins them,
+then renders any format.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from tilefit.check.replay import TraceRow
+from tilefit.check.run import Row
+from tilefit.errors import InputError
+
+FORMAT = 1
+FORMATS = ("text", "json", "sarif", "junit")
+
+
+def to_json(rows: Sequence[Row | TraceRow], *, compiler: str, targets: Sequence[str], problem: Mapping[str, int],
+            shard: tuple[int, int] = (1, 1), kernel_source: str = "") -> dict[str, Any]:
+    """The JSON report (one result per table entry, GEMM and target)."""
+    from tilefit import __version__
+
+    results = [r.to_result() for r in rows]
+    return {"tilefit": __version__, "format": FORMAT, "compiler": compiler, "targets": list(targets),
+            "problem": dict(problem), "shard": f"{shard[0]}/{shard[1]}", "kernel_source": kernel_source,
+            "results": results, "summary": summarise(results)}
+
+
+def summarise(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Counts of a list of JSON results, overall and per target."""
+    per: dict[str, dict[str, int]] = {}
+    for r in results:
+        d = per.setdefault(r["target"], {"n": 0, "fits": 0, "does_not_fit": 0, "error": 0, "fixed": 0})
+        d["n"] += 1
+        d[str(r["status"]).replace(" ", "_")] += 1
+        d["fixed"] += r.get("fix") is not None
+    total = {k: sum(d[k] for d in per.values()) for k in ("n", "fits", "does_not_fit", "error", "fixed")}
+    return {**total, "targets": per}
+
+
+def merge(docs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Join shard reports; they must come from the same compiler, targets and problem."""
+    if not docs:
+        raise InputError("nothing to merge")
+    head = docs[0]
+    for d in docs[1:]:
+        for key in ("compiler", "targets", "problem"):
+            if d.get(key) != head.get(key):
+                raise InputError(f"cannot merge reports with different {key}: {head.get(key)!r} and {d.get(key)!r}")
+    results = [r for d in docs for r in d["results"]]
+    return {**head, "shard": "merged", "results": results, "summary": summarise(results)}
+
+
+def load_report(path: str) -> dict[str, Any]:
+    """Read a JSON report written by `tilefit check --format json`."""
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"{path}: {exc.strerror}") from exc
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"{path}: not a JSON report ({str(exc).splitlines()[0]})") from exc
+    if not isinstance(doc, dict) or "results" not in doc:
+        raise InputError(f"{path}: not a tilefit check report (no 'results')")
+    if doc.get("format", FORMAT) > FORMAT:
+        raise InputError(f"{path}: report format {doc.get('format')} is newer than this tilefit reads ({FORMAT})")
+    return doc
+
+
+@lru_cache(maxsize=512)
+def _lines(path: str) -> tuple[str, ...]:
+    try:
+        return tuple(Path(path).read_text(encoding="utf-8").splitlines())
+    except (OSError, UnicodeDecodeError):
+        return ()
+
+
+def entry_line(path: str, m: int) -> int:
+    """The line of `"<m>": {` in a table file (1 when not found)."""
+    pat = re.compile(rf'^\s*"{m}"\s*:')
+    return next((i for i, ln in enumerate(_lines(path), 1) if pat.match(ln)), 1)
+
+
+def render_text(doc: Mapping[str, Any], verbose: bool = False) -> str:
+    """A table of what does not fit (every row with --verbose), then the counts per target."""
+    rows = [r for r in doc["results"] if verbose or r["status"] != "fits"]
+    head = ["table / kernel", "M / config", "launch", "target", "status", "bytes", "limit", "fix"]
+    lines = [head]
+    for r in rows:
+        fix = r["fix"]["change"] + f" ({r['fix']['bytes']} B)" if r.get("fix") else (
+            _first(r["error"]) if r.get("error") else "-" if r["status"] == "fits" else "no fitting config found")
+        over = ", ".join(o["resource"] for o in r.get("over") or [])
+        status = f"{r['status']} ({over})" if over else r["status"]
+        lines.append([r["source"], str(r["m"]) if r["m"] is not None else _config_text(r["config"]), r["launch"],
+                      r["target"], status,
+                      _n(r["bytes"]), _n(r["limit"]), fix])
+    widths = [max(len(x[i]) for x in lines) for i in range(len(head) - 1)]
+    out = ["  ".join(c.ljust(w) for c, w in zip(x, widths, strict=False)) + "  " + x[-1] for x in lines]
+    s = doc["summary"]
+    out.append("")
+    for t, d in s["targets"].items():
+        out.append(f"{t:8} {d['n']:6} sized  {d['fits']:6} fit  {d['does_not_fit']:6} do not fit "
+                   f"({_pct(d['does_not_fit'], d['n'])})  {d['error']:5} errors  {d['fixed']:6} fixed")
+    out.append(f"sized with {doc['compiler']}; {s['n']} results, {s['does_not_fit']} do not fit, "
+               f"{s['error']} errors")
+    return "\n".join(line.rstrip() for line in out) + "\n"
+
+
+def _first(text: str) -> str:
+    lines = [ln.strip() for ln in str(text).splitlines() if ln.strip()]
+    return (lines[-1] if lines else "")[:160]
+
+
+def _n(v: Any) -> str:
+    return "-" if v is None else str(v)
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{100 * a / b:.0f}%" if b else "-"
+
+
+def render_sarif(doc: Mapping[str, Any]) -> str:
+    """SARIF 2.1.0: one result per config and target, at the entry's line of its table file."""
+    from tilefit import __version__
+
+    rules = [
+        {"id": "tilefit/does-not-fit",
+         "shortDescription": {"text": "Config needs more on-chip memory than the target has"}},
+        {"id": "tilefit/compile-error", "shortDescription": {"text": "Config does not compile for the target"}},
+        {"id": "tilefit/fits", "shortDescription": {"text": "Config fits the target"}},
+    ]
+    results = []
+    for r in doc["results"]:
+        rule, level = {"fits": ("tilefit/fits", "none"), "error": ("tilefit/compile-error", "warning")}.get(
+            r["status"], ("tilefit/does-not-fit", "error"))
+        results.append({
+            "ruleId": rule, "level": level, "message": {"text": _message(r)},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(r["path"])},
+                                                "region": {"startLine": int(r.get("line") or 1)}}}],
+            "properties": {k: r[k] for k in ("target", "m", "launch", "bytes", "limit", "compiler")},
+        })
+    sarif = {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
+             "runs": [{"tool": {"driver": {"name": "tilefit", "version": __version__,
+                                           "informationUri": "https://github.com/tilefit/tilefit", "rules": rules}},
+                       "results": results}]}
+    return json.dumps(sarif, indent=2) + "\n"
+
+
+def _config_text(config: Mapping[str, Any]) -> str:
+    return " ".join(f"{k}={v}" for k, v in config.items())
+
+
+def _uri(path: str) -> str:
+    p = Path(path)
+    try:
+        return p.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return p.as_posix()
+
+
+def _message(r: Mapping[str, Any]) -> str:
+    where = (f"{r['source']} M={r['m']} ({r['launch']} GEMM) on {r['target']}" if r["m"] is not None
+             else f"{r['source']} {_config_text(r['config'])} on {r['target']}")
+    if r["status"] == "fits":
+        return f"{where}: fits ({r['bytes']} B of {r['limit']} B; {r['compiler']})"
+    if r["status"] == "error":
+        return f"{where}: does not compile ({_first(r['error'])})"
+    ratio = r["bytes"] / r["limit"] if r["limit"] else 0
+    fix = f"; fix: {r['fix']['change']} ({r['fix']['bytes']} B)" if r.get("fix") else "; no nearby config fits"
+    return f"{where}: shared memory {r['bytes']} B > {r['limit']} B ({ratio:.2f}x; {r['compiler']}){fix}"
+
+
+def render_junit(doc: Mapping[str, Any]) -> str:
+    """JUnit XML: a test suite per target, a test case per table entry and GEMM."""
+    suites: dict[str, list[Mapping[str, Any]]] = {}
+    for r in doc["results"]:
+        suites.setdefault(r["target"], []).append(r)
+    out = ['<?xml version="1.0" encoding="UTF-8"?>',
+           f'<testsuites name="tilefit check" tests="{len(doc["results"])}">']
+    for target, rs in suites.items():
+        fails = sum(r["status"] == "does not fit" for r in rs)
+        errors = sum(r["status"] == "error" for r in rs)
+        out.append(f'  <testsuite name={quoteattr(target)} tests="{len(rs)}" failures="{fails}" errors="{errors}">')
+        for r in rs:
+            label = f"M={r['m']} {r['launch']}" if r["m"] is not None else _config_text(r["config"])
+            name = quoteattr(f"{r['source']} {label}")
+            out.append(f'    <testcase classname={quoteattr("tilefit." + target)} name={name}>')
+            if r["status"] == "does not fit":
+                out.append(f'      <failure message={quoteattr(_message(r))}/>')
+            elif r["status"] == "error":
+                out.append(f'      <error message={quoteattr(_first(r["error"]))}>{escape(str(r["error"]))}</error>')
+            out.append("    </testcase>")
+        out.append("  </testsuite>")
+    out.append("</testsuites>")
+    return "\n".join(out) + "\n"
+
+
+def render(doc: Mapping[str, Any], fmt: str, verbose: bool = False) -> str:
+    """The report in one of FORMATS."""
+    if fmt == "json":
+        return json.dumps(doc, indent=1) + "\n"
+    if fmt == "sarif":
+        return render_sarif(doc)
+    if fmt == "junit":
+        return render_junit(doc)
+    return render_text(doc, verbose)
+
+
+def exit_code(doc: Mapping[str, Any]) -> int:
+    """0 when every result fits, 1 when something does not fit or does not compile."""
+    s = doc["summary"]
+    return 0 if s["does_not_fit"] == 0 and s["error"] == 0 else 1

@@ -1,0 +1,241 @@
+"""`tilefit check` / `tilefit refit` on SGLang's own fused-MoE kernel and bundled tables, from its PyPI wheel.
+
+SGLang is never installed or imported: `make test` downloads the wheel (pip download --no-deps, cached in
+.cache/wheels); the tests unpack the kernel file and a few tables from it. Byte counts are Triton's
+allocation pass (the `fast` mode of estimate/triton.py); the TTIR-reuse path is checked against it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("triton", reason="the compile tier needs triton")
+
+from tilefit.check import moe, run
+from tilefit.check.size import Job, size_jobs, stand_ins
+from tilefit.check.source import load_source
+from tilefit.check.tables import read_table
+from tilefit.cli import main
+from tilefit.settings import Settings
+from tilefit.targets import get_target
+
+pytestmark = pytest.mark.compile
+
+ROOT = Path(__file__).resolve().parents[2]
+VERSION = "0.5.23"
+CONFIGS = "sglang/srt/layers/moe/moe_runner/triton_utils/configs"
+# A bf16 table tuned on an H100 (Triton 3.1), a block-quantised fp8 table tuned on an H200 and a TMA
+# down-projection table: three launch shapes of the kernel.
+BF16 = f"{CONFIGS}/triton_3_1_0/E=8,N=3584,device_name=NVIDIA_H100_80GB_HBM3.json"
+FP8 = f"{CONFIGS}/triton_3_1_0/E=64,N=512,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128, 128].json"
+
+
+def _wheel() -> Path:
+    folder = Path(os.environ.get("TILEFIT_WHEELS", ROOT / ".cache" / "wheels"))
+    found = sorted(folder.glob(f"sglang-{VERSION}-*.whl"))
+    if not found:
+        cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", f"sglang=={VERSION}", "-d", str(folder)]
+        try:
+            subprocess.run(cmd, check=True, timeout=600, capture_output=True)
+        except (subprocess.SubprocessError, OSError) as exc:
+            pytest.skip(f"SGLang's wheel is not in {folder} and pip could not download it ({exc}); run make test")
+        found = sorted(folder.glob(f"sglang-{VERSION}-*.whl"))
+    return found[0]
+
+
+@pytest.fixture(scope="module")
+def sglang(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An unpacked subset of SGLang's wheel: the kernel file and the bundled MoE tables."""
+    out = tmp_path_factory.mktemp("sglang")
+    with zipfile.ZipFile(_wheel()) as z:
+        for name in z.namelist():
+            if name == moe.SOURCE or (name.startswith(CONFIGS) and name.endswith(".json")):
+                z.extract(name, out)
+    return out
+
+
+@pytest.fixture(autouse=True)
+def _env(sglang: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TILEFIT_SGLANG_ROOT", str(sglang))
+    monkeypatch.setenv("TILEFIT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("TILEFIT_PROGRESS", "0")
+
+
+def _check(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any]]:
+    code = main(["check", *argv, "--format", "json", "--workers", "2"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_check_reports_every_entry_on_every_target(sglang: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    table = read_table(sglang / FP8)
+    code, doc = _check(capsys, str(sglang / FP8), "--target", "sm_90,gfx942", "--no-fix")
+    assert len(doc["results"]) == len(table.entries) * 2 * 2  # entries x (up, down) x targets
+    assert doc["compiler"].startswith("triton ")
+    on_h100 = [r for r in doc["results"] if r["target"] == "sm_90"]
+    assert all(r["status"] == "fits" for r in on_h100)  # tuned on an H200: every entry fits sm_90
+    assert all(r["limit"] == 65536 for r in doc["results"] if r["target"] == "gfx942")
+    assert code == (0 if all(r["status"] == "fits" for r in doc["results"]) else 1)
+    assert all(r["line"] > 1 for r in doc["results"])  # the entry's line in the table file
+
+
+def test_sizes_equal_the_direct_compile(sglang: Path) -> None:
+    """Deduplicated, cached, TTIR-reusing sizing gives the bytes of estimate/triton_compile.compile_fast.
+
+    The entries differ in their block sizes (constexprs: never merged by the JIT's divisibility classes of
+    runtime integers) and their stages (options: TTIR reused across them).
+    """
+    from tilefit.estimate import triton_compile as tc
+
+    loaded = load_source(sglang / moe.SOURCE, moe.KERNEL, Path(os.environ["TILEFIT_CACHE_DIR"]))
+    kernel = loaded.load()
+    table = read_table(sglang / BF16)
+    jobs = []
+    for m in (1, 64, 1024):
+        for stages in (2, 4):
+            for target in ("sm_80", "sm_86", "sm_90", "gfx942"):
+                cfg = {**table.entries[m], "num_stages": stages}
+                launch = moe.launch(table, m, "up", get_target(target), config=cfg)
+                jobs.append(Job(str(loaded.module_path), launch.kernel, launch, target))
+    assert len({repr(sorted(j.launch.args.items())) for j in jobs if j.target == "sm_86"}) == 3
+    for attempt in ("fresh", "cached"):
+        usages = size_jobs(jobs, Settings.from_env(), workers=1)
+        for job, usage in zip(jobs, usages, strict=True):
+            t = get_target(job.target).triton
+            assert t is not None
+            gpu = tc.gpu_target(t.backend, t.arch, t.warp_size)
+            sp = tc.specialise(kernel, gpu, stand_ins(job.launch.args), dict(job.launch.options))
+            assert usage.bytes == tc.compile_fast(kernel, gpu, sp).shared, (attempt, job)
+    assert len({u.bytes for u in usages}) > 3
+
+
+@pytest.mark.parametrize("target", ["sm_86", "gfx942"])
+def test_refit_writes_a_table_whose_every_entry_fits(sglang: Path, tmp_path: Path, target: str,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    device = {"sm_86": "NVIDIA GeForce RTX 3090", "gfx942": "AMD Instinct MI300X"}[target]
+    code = main(["refit", str(sglang / BF16), "--target", target, "--device-name", device, "--out", str(tmp_path),
+                 "--workers", "2"])
+    assert code == 0, capsys.readouterr().err
+    out = tmp_path / f"E=8,N=3584,device_name={device.replace(' ', '_')}.json"
+    new, old = read_table(out), read_table(sglang / BF16)
+    assert list(new.entries) == list(old.entries)
+    kernels = run.load_kernels(sglang / moe.SOURCE, Settings.from_env())
+    rows = run.check_tables([new], [get_target(target)], kernels, fix=False, workers=2)
+    assert rows and all(r.usage.fits for r in rows)  # every refitted entry, re-sized by the estimator, fits
+    before = run.check_tables([old], [get_target(target)], kernels, fix=False, workers=2)
+    for r in before:
+        if r.usage.fits and all(b.usage.fits for b in before if b.m == r.m):
+            assert new.entries[r.m] == old.entries[r.m]  # kept where it already fits
+    assert any(new.entries[m] != old.entries[m] for m in old.entries) == (not all(r.usage.fits for r in before))
+
+
+def test_fix_is_the_best_fitting_nearby_config(sglang: Path) -> None:
+    table = read_table(sglang / BF16)
+    kernels = run.load_kernels(sglang / moe.SOURCE, Settings.from_env())
+    rows = run.check_tables([table], [get_target("gfx942")], kernels, workers=2)
+    broken = [r for r in rows if r.usage.fits is False]
+    assert broken, "this H100 table has entries over MI300's 65536 B"
+    for r in broken:
+        assert r.fix is not None and r.fix.bytes <= 65536
+        assert r.fix.config["BLOCK_SIZE_M"] == r.table.entries[r.m]["BLOCK_SIZE_M"]
+
+
+def test_bad_input_is_one_line_and_writes_nothing(sglang: Path, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    good = (sglang / BF16).read_text()
+    cut = tmp_path / "E=8,N=3584,device_name=NVIDIA_H100_80GB_HBM3.json"
+    cut.write_text(good[: len(good) // 2])
+    out = tmp_path / "out"
+    assert main(["refit", str(cut), "--target", "sm_86", "--device-name", "NVIDIA A10", "--out", str(out)]) == 2
+    assert "not valid JSON" in capsys.readouterr().err
+    assert not out.exists()
+    assert main(["refit", str(sglang / BF16), "--device-name", "Some Future GPU", "--out", str(out)]) == 2
+    assert "unknown device name" in capsys.readouterr().err
+    assert main(["refit", str(sglang / BF16), "--target", "sm_86", "--device-name", "NVIDIA H100 80GB HBM3",
+                 "--out", str(out)]) == 2
+    assert "is a sm_90 device" in capsys.readouterr().err
+    assert main(["check", str(sglang / BF16), "--kernel-source", str(tmp_path / "moved.py")]) == 2
+    assert "no such kernel source file" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_a_kernel_that_needs_its_package_says_so(tmp_path: Path) -> None:
+    """SGLang's qwen4 conv kernel calls a helper imported from sglang.kernels.numerics."""
+    with zipfile.ZipFile(_wheel()) as z:
+        path = Path(z.extract("sglang/kernels/ops/mamba/qwen4_short_conv.py", tmp_path))
+    loaded = load_source(path, "_qwen4_verify_conv_finish_kernel", tmp_path / "cache")
+    assert [m.name for m in loaded.missing] == ["round_bf16_to_fp32"]
+    assert "sglang.kernels.numerics" in str(loaded.missing[0])
+    from tilefit.estimate.triton import TritonEstimator
+
+    est = TritonEstimator(loaded.load(), signature={"conv_ptr": "*bf16:16", "residual_ptr": "*bf16:16",
+                                                    "valid_ptr": "*i1:16", "output_ptr": "*bf16:16",
+                                                    "num_elements": "i32:16"}, cache=False)
+    usage = est.estimate({"CHANNELS": 128, "WIDTH": 4, "BLOCK": 256}, "sm_90")
+    assert usage.error is not None
+    message = loaded.explain_missing(usage.error)
+    assert "round_bf16_to_fp32" in message and "without importing its package" in message
+
+
+def test_shards_merge_into_the_whole_check(sglang: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    common = [str(sglang / FP8), "--target", "gfx942", "--no-fix", "--format", "json", "--workers", "2"]
+    assert main(["check", *common, "--output", str(tmp_path / "whole.json")]) in (0, 1)
+    for i in (1, 2, 3):
+        assert main(["check", *common, "--shard", f"{i}/3", "--output", str(tmp_path / f"s{i}.json")]) in (0, 1)
+    code = main(["check", "--merge", *(str(tmp_path / f"s{i}.json") for i in (1, 2, 3)), "--format", "json"])
+    merged = json.loads(capsys.readouterr().out)
+    whole = json.loads((tmp_path / "whole.json").read_text())
+
+    def key(doc: dict[str, Any]) -> list[tuple[Any, ...]]:
+        return sorted((r["source"], r["m"], r["launch"], r["target"], r["bytes"]) for r in doc["results"])
+
+    assert key(merged) == key(whole) and merged["summary"]["n"] == whole["summary"]["n"]
+    assert code == (0 if whole["summary"]["does_not_fit"] + whole["summary"]["error"] == 0 else 1)
+
+
+def test_ray_executor_gives_the_local_results(sglang: Path) -> None:
+    """The optional Ray executor (tilefit[ray]) on a local Ray instance, against the local worker pool."""
+    ray = pytest.importorskip("ray", reason="tilefit[ray] is not installed")
+    table = read_table(sglang / FP8)
+    small = dataclasses.replace(table, entries={m: table.entries[m] for m in list(table.entries)[:3]})
+    kernels = run.load_kernels(sglang / moe.SOURCE, Settings.from_env())
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        remote = run.check_tables([small], [get_target("sm_86")], kernels, fix=False, executor="ray",
+                                  settings=Settings(use_cache=False))
+    finally:
+        ray.shutdown()
+    local = run.check_tables([small], [get_target("sm_86")], kernels, fix=False, workers=1,
+                             settings=Settings(use_cache=False))
+    assert [r.usage.bytes for r in remote] == [r.usage.bytes for r in local]
+    assert len(remote) == 6
+
+
+def test_an_interrupted_check_resumes_from_its_cache(sglang: Path) -> None:
+    loaded = load_source(sglang / moe.SOURCE, moe.KERNEL, Path(os.environ["TILEFIT_CACHE_DIR"]))
+    table = read_table(sglang / BF16)
+    jobs = []
+    for m in (1, 64, 1024):
+        launch = moe.launch(table, m, "up", get_target("sm_86"))
+        jobs.append(Job(str(loaded.module_path), launch.kernel, launch, "sm_86"))
+    calls: list[int] = []
+
+    def stop(n: int) -> None:
+        calls.append(n)
+        if len(calls) == 2:  # the first call reports cache hits; the second, the first finished task
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        size_jobs(jobs, Settings.from_env(), workers=1, progress=stop)
+    seen: list[int] = []
+    usages = size_jobs(jobs, Settings.from_env(), workers=1, progress=seen.append)
+    assert seen[0] >= 1 and sum(seen) == 3  # what the interrupted run sized is read back, not compiled again
+    assert all(u.bytes for u in usages)
