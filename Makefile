@@ -25,7 +25,7 @@ $(VENV)/.core: pyproject.toml | $(BIN)/python
 BROWSERS := chromium chromium-browser google-chrome
 
 $(VENV)/.test: pyproject.toml $(VENV)/.core
-	$(PIPQ) -e ".[dev,triton,tpu,helion,progress,libs,mcp]" "$(TORCH_SPEC)"
+	$(PIPQ) -e ".[dev,triton,tpu,helion,progress,libs,mcp,ray]" "$(TORCH_SPEC)"
 	@for b in $(BROWSERS); do command -v $$b >/dev/null 2>&1 && exit 0; done; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
