@@ -60,6 +60,9 @@ class VmemDetail:
     bytes_at_limit: int | None = None
     bytes_is_lower_bound: bool = False
     physical_reported: int | None = None
+    compiles: int = 0  # libtpu compiles spent on this result (0: model only)
+    bytes_low: int | None = None  # exact mode: the size is in (bytes_low, bytes], E1001 prints 0.01 MiB
+    unsure: tuple[str, ...] = ()  # what the analytic model could not see; libtpu decided the fit then
 
 
 @dataclasses.dataclass(frozen=True)

@@ -9,9 +9,17 @@ A kernel is a `PallasKernel`: a `build(config, **params)` function that returns 
 - exact (also "fast"/"full"): libtpu compiles for the target's topology; the scoped size is the smallest
   `vmem_limit_bytes` that compiles (see pallas_compile.py).
 
+Analytic mode never says "fits" on a guess: where the model is unsure (buffers the kernel allocates in
+its body, a traced grid dim) or its estimate is within `ANALYTIC_MARGIN` of the limit, one libtpu compile
+at the limit in force decides, and the row says so (`vmem.unsure`, `vmem.compiles`).
+
+`build` is called as `build(config, **params)`, plus `target="v5e"` when it declares a `target`
+parameter, and runs under the target's TPU device as JAX's default device, so kernels that ask for the
+TPU kind while tracing (tokamax) work on a CPU machine. Every config key must be read by `build`.
+
 Each result is a `Usage` with resource "scoped-vmem", `limit` the scoped limit in force (the kernel's
-`vmem_limit_bytes` or the generation's default) and `extra` holding the physical capacity, the margin
-(limit - bytes, negative when over) and, when raising the limit fixes it, the `vmem_limit_bytes` to pass.
+`vmem_limit_bytes` or the generation's default) and `vmem` (a `VmemDetail`) holding the physical
+capacity, the buffers and, when raising the limit fixes it, the `vmem_limit_bytes` to pass.
 """
 
 from __future__ import annotations
@@ -20,15 +28,29 @@ import dataclasses
 import importlib.util
 import itertools
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from tilefit.errors import InputError, MissingExtraError, TilefitError
-from tilefit.estimate.base import Mode, Usage
+from tilefit.estimate.base import Failure, FailureKind, Mode, Overrun, Usage, VmemDetail
 from tilefit.estimate.cache import DiskCache, cache_key
-from tilefit.estimate.pallas_compile import TopologyCache, error_summary, measure
-from tilefit.estimate.pallas_layout import TILE_BYTES, Buffer, CallLayout, tiling_problem, trace_layouts
+from tilefit.estimate.pallas_compile import (
+    TopologyCache,
+    compile_once,
+    error_summary,
+    measure,
+    on_device,
+    quiet_libtpu,
+)
+from tilefit.estimate.pallas_layout import (
+    TILE_BYTES,
+    BlockShapeError,
+    Buffer,
+    CallLayout,
+    tiling_problem,
+    trace_layouts,
+)
 from tilefit.settings import Settings
 from tilefit.targets import Target, get_target
 from tilefit.userfile import load_module_file
@@ -36,6 +58,9 @@ from tilefit.userfile import load_module_file
 RESOURCE = "scoped-vmem"
 MIB = 1 << 20
 HEADROOM = 0.10  # 10 % above the measured need: Mosaic's internal scratch moves with jax/libtpu versions
+# Analytic estimates this close to the limit (either side) are checked by one libtpu compile: the model's
+# error on JAX's shipped kernels reaches about 15 % (BENCHMARKS.md, "Pallas kernels that ship with JAX").
+ANALYTIC_MARGIN = 0.20
 
 
 def headroom_limit(required: int, physical: int, headroom: float = HEADROOM) -> int:
@@ -62,15 +87,74 @@ class PallasKernel:
         keys = list(self.space)
         return [dict(zip(keys, vals, strict=True)) for vals in itertools.product(*(self.space[k] for k in keys))]
 
-    def instantiate(self, config: Mapping[str, Any]) -> Built:
-        """Call build for one config."""
-        return self.build(dict(config), **dict(self.params))
+    def instantiate(self, config: Mapping[str, Any], target: str | None = None) -> Built:
+        """Call build for one config (and the target's name, when build takes `target`)."""
+        params = dict(self.params)
+        if target is not None and "target" not in params and _takes_target(self.build):
+            params["target"] = target
+        return self.build(dict(config), **params)
+
+    def checked_instantiate(self, config: Mapping[str, Any], target: str | None = None) -> tuple[Built, str | None]:
+        """instantiate, and why the config is wrong when build did not read one of its keys (D12)."""
+        seen = _Recording(config)
+        params = dict(self.params)
+        if target is not None and "target" not in params and _takes_target(self.build):
+            params["target"] = target
+        built = self.build(seen, **params)
+        unread = [k for k in config if k not in seen.read]
+        if not unread or seen.whole:
+            return built, None
+        return built, (
+            f"config key(s) {', '.join(map(str, unread))} not used by {self.name or 'build'} "
+            f"(it reads {', '.join(map(str, sorted(seen.read))) or 'no key'})"
+        )
 
     def with_spec(self, spec: Mapping[str, Any]) -> PallasKernel:
         """This kernel with a CLI spec's `space` and `params` laid over its own."""
-        space = {str(k): [int(x) for x in _as_list(v)] for k, v in (spec.get("space") or {}).items()}
+        space = {str(k): [_as_int(k, x) for x in _as_list(v)] for k, v in (spec.get("space") or {}).items()}
         params = {**self.params, **dict(spec.get("params") or {})}
         return dataclasses.replace(self, space={**self.space, **space}, params=params)
+
+
+def _as_int(key: Any, value: Any) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise InputError(f"config {key}={value!r}: Pallas config values must be integers") from None
+
+
+class _Recording(Mapping[str, Any]):
+    """A config that records which keys build reads (iterating it counts as reading them all)."""
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self._data = dict(data)
+        self.read: set[str] = set()
+        self.whole = False
+
+    def __getitem__(self, key: str) -> Any:
+        self.read.add(key)
+        return self._data[key]
+
+    def __contains__(self, key: object) -> bool:
+        if isinstance(key, str):
+            self.read.add(key)
+        return key in self._data
+
+    def __iter__(self) -> Iterator[str]:
+        self.whole = True
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+def _takes_target(build: Callable[..., Any]) -> bool:
+    import inspect
+
+    try:
+        return "target" in inspect.signature(build).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def _as_list(value: Any) -> list[Any]:
@@ -99,10 +183,16 @@ def limits_of(target: Target, kernel_limit: int | None) -> tuple[int, int]:
 class PallasEstimator:
     """Estimator (see base.py) of the scoped VMEM of a PallasKernel's configs on TPU targets."""
 
-    def __init__(self, kernel: PallasKernel, *, cache: bool = True, settings: Settings | None = None) -> None:
+    def __init__(
+        self, kernel: PallasKernel, *, cache: bool = True, settings: Settings | None = None,
+        libtpu: bool = True,
+    ) -> None:
+        """`libtpu=False`: analytic mode only, traced on the host device, with no libtpu check."""
         self.kernel = kernel
-        self._topologies = TopologyCache()
+        self._libtpu = libtpu
         s = settings or Settings.from_env()
+        self._show_libtpu = s.debug
+        self._topologies = TopologyCache(show_libtpu=s.debug)
         self._cache = DiskCache(s.cache_dir / "pallas") if cache and s.use_cache else None
         self._source = _kernel_source(kernel)
 
@@ -111,28 +201,40 @@ class PallasEstimator:
         tgt = tpu_target(target)
         start = time.perf_counter()
         _require_jax()
+        key = self._key(tgt, config) if mode != "analytic" else None
+        cached = self._cache.get(key) if self._cache and key else None  # before any build or trace
+        if cached is not None:
+            return cached
+        device = self._device(tgt)
         try:
-            fn, args = self.kernel.instantiate(config)
-            layouts = trace_layouts(fn, args)
+            with quiet_libtpu(self._show_libtpu), on_device(device):
+                (fn, args), unread = self.kernel.checked_instantiate(config, tgt.name)
+                if unread:
+                    return _failed(tgt, config, mode, unread, start, "input")
+                layouts = trace_layouts(fn, args)
         except TilefitError:
             raise
+        except BlockShapeError as exc:
+            return _failed(tgt, config, mode, f"{_cfg(config)}: {exc}", start, "input")
         except Exception as exc:
             return _failed(tgt, config, mode, f"build/trace failed: {error_summary(exc)}", start)
         if mode == "analytic":
-            problem = _tiling_problem(layouts)
-            if problem:
-                return _failed(tgt, config, mode, problem, start)
-            return self._analytic(tgt, config, layouts, start)
-        key = self._key(tgt, config, mode)
-        cached = self._cache.get(key) if self._cache and key else None
-        if cached is not None:
-            return cached
-        usage = self._exact(tgt, config, mode, fn, args, layouts, start)
+            return self._analytic_checked(tgt, config, fn, args, layouts, device, start)
+        usage = self._exact(tgt, config, mode, fn, args, layouts, device, start)
         if self._cache and key and usage.error is None:
             self._cache.put(key, usage)
         return usage
 
-    def _key(self, tgt: Target, config: Mapping[str, Any], mode: Mode) -> str | None:
+    def _device(self, tgt: Target) -> Any:
+        """The target's compile-only device; None when libtpu is missing (analytic mode still traces)."""
+        if not self._libtpu:
+            return None
+        try:
+            return self._topologies.device(tgt.topology or "")
+        except (InputError, MissingExtraError):
+            return None
+
+    def _key(self, tgt: Target, config: Mapping[str, Any]) -> str | None:
         """Cache key of an exact result: kernel source, params, config, target limits and tool versions."""
         if self._source is None:
             return None
@@ -141,7 +243,7 @@ class PallasEstimator:
             "config": dict(config), "target": tgt.name, "topology": tgt.topology,
             # only what an exact result depends on: the analytic model's shares in tpu.yaml do not count
             "limits": {k: tgt.limit(k) for k in ("vmem_scoped_default", "vmem_physical")},
-            "mode": "exact", "tools": _tool_versions(),
+            "mode": "exact", "search": 2, "tools": _tool_versions(),
         })
 
     def estimate_many(
@@ -150,56 +252,116 @@ class PallasEstimator:
         """Every config on every target (target-major); failures are results, never an abort."""
         return [self.estimate(c, t, mode) for t in targets for c in configs]
 
-    def layouts(self, config: Mapping[str, Any]) -> list[CallLayout]:
+    def layouts(self, config: Mapping[str, Any], target: str | Target | None = None) -> list[CallLayout]:
         """The traced VMEM consumers of one config (no compile)."""
-        fn, args = self.kernel.instantiate(config)
-        return trace_layouts(fn, args)
+        tgt = tpu_target(target) if target is not None else None
+        device = self._device(tgt) if tgt is not None else None
+        with quiet_libtpu(self._show_libtpu), on_device(device):
+            (fn, args), unread = self.kernel.checked_instantiate(config, tgt.name if tgt else None)
+            if unread:
+                raise InputError(unread)
+            return trace_layouts(fn, args)
+
+    def _analytic_checked(
+        self, tgt: Target, config: Mapping[str, Any], fn: Callable[..., Any], args: Sequence[Any],
+        layouts: list[CallLayout], device: Any, start: float,
+    ) -> Usage:
+        """The analytic estimate; libtpu decides the fit where the model is unsure or close to the limit."""
+        problem = _tiling_problem(layouts)
+        if problem:
+            return _failed(tgt, config, "analytic", problem, start)
+        usage = self._analytic(tgt, config, layouts, start)
+        call = _main_call(layouts)
+        limit = usage.limit or 0
+        near = usage.bytes is not None and abs(usage.bytes - limit) <= ANALYTIC_MARGIN * limit
+        if device is None or not (near or call.unsure):
+            return usage
+        with quiet_libtpu(self._show_libtpu):
+            att = compile_once(fn, args, device, limit)
+        if att.error is not None:
+            return _failed(tgt, config, "analytic", att.error, start)
+        vmem = dataclasses.replace(usage.vmem or VmemDetail(), compiles=1)
+        need = usage.bytes or 0
+        if not att.ok:  # libtpu's printed size is a lower bound of the need at this limit
+            need = max(need, att.scoped_size or att.physical_used or 0, limit + TILE_BYTES)
+        return dataclasses.replace(
+            usage, bytes=need, fits=att.ok, vmem=vmem, over=_over(tgt, need, limit, att.ok),
+            compiler=f"analytic, fit checked by libtpu {_tool_versions()['libtpu']}",
+            seconds=time.perf_counter() - start,
+        )
 
     def _analytic(self, tgt: Target, config: Mapping[str, Any], layouts: list[CallLayout], start: float) -> Usage:
-        call = max(layouts, key=lambda c: c.block_bytes)
+        call = _main_call(layouts)
         internal = internal_allowance(tgt, call)
         limit, physical = limits_of(tgt, call.vmem_limit_bytes)
         need = smallest_limit(tgt, call)  # what exact mode reports: the smallest limit that compiles
         at_limit = scoped_need(tgt, call, limit)  # what a compile at the limit in force needs
-        extra = _extra(at_limit, limit, physical, call)
-        if "vmem_limit_bytes" in extra:  # a higher limit leaves XLA less VMEM to prefetch inputs into
-            extra["vmem_limit_bytes"] = _advice(tgt, call, extra["vmem_limit_bytes"], physical)
-        extra["internal_allowance"] = internal
+        advice = _limit_advice(at_limit, limit, physical)
+        if advice is not None:  # a higher limit leaves XLA less VMEM to prefetch inputs into
+            advice = _advice(tgt, call, advice, physical)
         full = call.block_bytes + internal
-        if need < full:
-            extra["prefetched_inputs"] = [b.name for b in in_place_inputs(tgt, call, need)]
-            extra["bytes_without_prefetch"] = full
-        if at_limit != need:  # fewer inputs prefetched at the limit in force than at the smallest limit
-            extra["bytes_at_limit"] = at_limit
+        prefetched = in_place_inputs(tgt, call, need) if need < full else ()
+        vmem = VmemDetail(
+            physical=physical, vmem_limit_bytes=advice, over_physical=at_limit > physical,
+            internal_allowance=internal, buffers=_buffers(call), grid_steps=call.grid_steps,
+            prefetched_inputs=tuple(b.name for b in prefetched),
+            bytes_without_prefetch=full if need < full else None,
+            bytes_at_limit=at_limit if at_limit != need else None, unsure=call.unsure,
+        )
+        fits = at_limit <= limit
         return Usage(
             target=tgt.name, resource=RESOURCE, bytes=need, limit=limit, mode="analytic",
-            config=dict(config), fits=at_limit <= limit, seconds=time.perf_counter() - start, extra=extra,
+            config=dict(config), fits=fits, seconds=time.perf_counter() - start, vmem=vmem,
+            over=_over(tgt, at_limit, limit, fits), compiler=f"analytic (jax {_tool_versions()['jax']})",
         )
 
     def _exact(
         self, tgt: Target, config: Mapping[str, Any], mode: Mode, fn: Callable[..., Any],
-        args: Sequence[Any], layouts: list[CallLayout], start: float,
+        args: Sequence[Any], layouts: list[CallLayout], device: Any, start: float,
     ) -> Usage:
-        call = max(layouts, key=lambda c: c.block_bytes)
+        call = _main_call(layouts)
         limit, physical = limits_of(tgt, call.vmem_limit_bytes)
-        device = self._topologies.device(tgt.topology or "")
-        m = measure(fn, args, device, in_force=limit, physical=physical, guess=call.block_bytes)
+        if device is None:
+            device = self._topologies.device(tgt.topology or "")  # raises the InputError that says why
+        guess = scoped_need(tgt, call, limit)
+        dependent = tgt.limit("xla_operand_prefetch_reserve_kib") is not None
+        with quiet_libtpu(self._show_libtpu):
+            m = measure(fn, args, device, in_force=limit, physical=physical, guess=guess,
+                        limit_dependent=dependent)
         if m.error is not None:
             return _failed(tgt, config, mode, m.error, start)
-        extra = _extra(m.bytes or 0, limit, physical, call)
-        if "vmem_limit_bytes" in extra:  # on tpu7x a higher limit leaves XLA less room to prefetch inputs
-            extra["vmem_limit_bytes"] = _advice(tgt, call, extra["vmem_limit_bytes"], physical)
-        extra.update(compiles=m.compiles, over_physical=m.over_physical)
-        if m.over_physical:
-            # libtpu stops at the first allocation past physical VMEM: its size is a lower bound
-            extra["bytes_is_lower_bound"] = True
-        if m.physical_reported is not None:
-            extra["physical_reported"] = m.physical_reported
+        need = m.bytes or 0
+        advice = _limit_advice(need, limit, physical)
+        if advice is not None:  # on tpu7x a higher limit leaves XLA less room to prefetch inputs
+            advice = _advice(tgt, call, advice, physical)
+        vmem = VmemDetail(
+            physical=physical, vmem_limit_bytes=advice, over_physical=m.over_physical,
+            buffers=_buffers(call), grid_steps=call.grid_steps, bytes_is_lower_bound=m.over_physical,
+            physical_reported=m.physical_reported, compiles=m.compiles, bytes_low=m.low,
+        )
+        fits = bool(m.fits_in_force)
         return Usage(
             target=tgt.name, resource=RESOURCE, bytes=m.bytes, limit=limit, mode=mode,
-            config=dict(config), fits=bool(m.fits_in_force), seconds=time.perf_counter() - start,
-            extra=extra,
+            config=dict(config), fits=fits, seconds=time.perf_counter() - start, vmem=vmem,
+            over=_over(tgt, need, limit, fits), compiler=f"libtpu {_tool_versions()['libtpu']}",
         )
+
+
+def _main_call(layouts: list[CallLayout]) -> CallLayout:
+    """The pallas_call that needs the most VMEM (the one that decides the fit)."""
+    return max(layouts, key=lambda c: c.block_bytes)
+
+
+def _buffers(call: CallLayout) -> tuple[tuple[str, int], ...]:
+    return tuple((b.name, b.bytes) for b in call.buffers)
+
+
+def _over(tgt: Target, need: int, limit: int, fits: bool) -> tuple[Overrun, ...]:
+    return () if fits else (Overrun("scoped-vmem", need, limit, tgt.name),)
+
+
+def _cfg(config: Mapping[str, Any]) -> str:
+    return ",".join(f"{k}={v}" for k, v in config.items())
 
 
 def _kernel_source(kernel: PallasKernel) -> str | None:
@@ -329,26 +491,23 @@ def _tiling_problem(layouts: list[CallLayout]) -> str | None:
     return None
 
 
-def _extra(need: int, limit: int, physical: int, call: CallLayout) -> dict[str, Any]:
-    extra: dict[str, Any] = {
-        "physical": physical,
-        "margin": limit - need,
-        "physical_margin": physical - need,
-        "grid_steps": call.grid_steps,
-        "block_bytes": call.block_bytes,
-        "buffers": [b.describe() for b in call.buffers],
-    }
+def _limit_advice(need: int, limit: int, physical: int) -> int | None:
+    """The vmem_limit_bytes (with headroom) that fixes an over-limit need within physical VMEM."""
     if need > limit and need <= physical:
-        extra["vmem_limit_bytes"] = headroom_limit(need, physical)
-    return extra
+        return headroom_limit(need, physical)
+    return None
 
 
-def _failed(tgt: Target, config: Mapping[str, Any], mode: Mode, message: str, start: float) -> Usage:
+def _failed(
+    tgt: Target, config: Mapping[str, Any], mode: Mode, message: str, start: float,
+    kind: FailureKind = "compile",
+) -> Usage:
     limit = tgt.limit("vmem_scoped_default")
     return Usage(
         target=tgt.name, resource=RESOURCE, bytes=None, limit=limit, mode=mode, config=dict(config),
         fits=None, error=message, seconds=time.perf_counter() - start,
-        extra={"physical": tgt.limit("vmem_physical")},
+        failure=Failure(kind, message, stage="trace" if kind == "input" else "compile"),
+        vmem=VmemDetail(physical=tgt.limit("vmem_physical")),
     )
 
 

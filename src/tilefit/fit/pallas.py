@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tilefit.errors import NoConfigFits, TilefitError
-from tilefit.estimate.base import Mode, Usage
+from tilefit.estimate.base import Mode, Usage, VmemDetail
 from tilefit.estimate.pallas import (
     HEADROOM,
     RESOURCE,
@@ -81,14 +81,14 @@ class PallasFit:
         return self.vmem_limit_bytes is not None
 
 
-def fit(
+def fit_pallas(
     kernel: PallasKernel, target: str | Target, *, mode: Mode = "exact", allow_raise: bool = True,
     estimator: PallasEstimator | None = None,
 ) -> PallasFit:
     """The best config of `kernel.space` for `target`; NoConfigFits when none fits physical VMEM."""
     tgt = tpu_target(target)
     est = estimator or PallasEstimator(kernel)
-    ranked, rejected = rank(kernel, est)
+    ranked, rejected = rank(kernel, est, tgt)
     considered: list[Usage] = []
     raised: Usage | None = None
     within: Usage | None = None
@@ -100,20 +100,25 @@ def fit(
         elif u.fits:
             within = u
             break
-        elif allow_raise and raised is None and not u.extra.get("over_physical") and _fits_physical(u):
+        elif allow_raise and raised is None and _fits_physical(u):
             raised = u
     if raised is None and within is None:
         raise _no_fit(tgt, considered, rejected, len(ranked), allow_raise)
     return _decide(tgt, raised, within, considered, rejected)
 
 
-def rank(kernel: PallasKernel, est: PallasEstimator) -> tuple[list[dict[str, int]], dict[str, str]]:
+fit = fit_pallas  # the name before the backend registry; kept for callers of tilefit.fit.pallas.fit
+
+
+def rank(
+    kernel: PallasKernel, est: PallasEstimator, target: Target | None = None
+) -> tuple[list[dict[str, int]], dict[str, str]]:
     """Configs best first (fewer grid steps, then more block bytes); those that do not trace, rejected."""
     scored: list[tuple[int, int, dict[str, int]]] = []
     rejected: dict[str, str] = {}
     for config in kernel.configs():
         try:
-            call = max(est.layouts(config), key=lambda c: c.block_bytes)
+            call = max(est.layouts(config, target), key=lambda c: c.block_bytes)
         except TilefitError:
             raise
         except Exception as exc:
@@ -125,8 +130,10 @@ def rank(kernel: PallasKernel, est: PallasEstimator) -> tuple[list[dict[str, int
 
 
 def _fits_physical(u: Usage) -> bool:
-    physical = u.extra.get("physical")
-    return u.bytes is not None and isinstance(physical, int) and u.bytes <= physical
+    v = u.vmem
+    if v is None or v.physical is None or v.over_physical:
+        return False
+    return u.bytes is not None and u.bytes <= v.physical
 
 
 def _decide(
@@ -135,10 +142,11 @@ def _decide(
 ) -> PallasFit:
     done = tuple(considered)
     if raised is not None:
-        physical = int(raised.extra["physical"])
+        vmem = raised.vmem or VmemDetail()
+        physical = vmem.physical or 0
         # The estimator's advice already allows for the generation's behaviour at the raised limit
         # (on tpu7x XLA prefetches fewer inputs into VMEM as the limit grows).
-        limit = int(raised.extra.get("vmem_limit_bytes") or headroom_limit(raised.bytes or 0, physical))
+        limit = vmem.vmem_limit_bytes or headroom_limit(raised.bytes or 0, physical)
         why = (f"{_cfg(raised.config)} needs {format_short(raised.bytes)} of scoped VMEM, over the "
                f"{format_short(raised.limit)} limit but within {format_short(physical)} physical; it has "
                f"fewer grid steps or bigger blocks than any config under the limit: pass "
@@ -167,8 +175,8 @@ def _no_fit(
         return NoConfigFits(tgt.name, RESOURCE, bound, None, consumer=f"every config failed: {why}",
                             fix="fix the kernel error above", tried=tried)
     small = min(sized, key=lambda u: u.bytes or 0)
-    buffers = small.extra.get("buffers") or []
-    consumer = f"{_cfg(small.config)}: " + ", ".join(str(b) for b in buffers)
+    buffers = small.vmem.buffers if small.vmem else ()
+    consumer = f"{_cfg(small.config)}: " + ", ".join(f"{name} {format_short(n)}" for name, n in buffers)
     fix = "add smaller block sizes to the space, or pl.Buffered(1) for blocks that do not change per step"
     if not raise_ok and small.bytes is not None and small.bytes <= physical:
         fix = f"pass pltpu.CompilerParams(vmem_limit_bytes={headroom_limit(small.bytes, physical)}), or " + fix
