@@ -204,7 +204,7 @@ class PallasEstimator:
         key = self._key(tgt, config) if mode != "analytic" else None
         cached = self._cache.get(key) if self._cache and key else None  # before any build or trace
         if cached is not None:
-            return cached
+            return _typed(cached)
         device = self._device(tgt)
         try:
             with quiet_libtpu(self._show_libtpu), on_device(device):
@@ -284,6 +284,12 @@ class PallasEstimator:
         need = usage.bytes or 0
         if not att.ok:  # libtpu's printed size is a lower bound of the need at this limit
             need = max(need, att.scoped_size or att.physical_used or 0, limit + TILE_BYTES)
+            physical = vmem.physical or 0
+            advice = _limit_advice(need, limit, physical)
+            vmem = dataclasses.replace(
+                vmem, over_physical=att.physical_used is not None or need > physical,
+                vmem_limit_bytes=_advice(tgt, call, advice, physical) if advice else None,
+            )
         return dataclasses.replace(
             usage, bytes=need, fits=att.ok, vmem=vmem, over=_over(tgt, need, limit, att.ok),
             compiler=f"analytic, fit checked by libtpu {_tool_versions()['libtpu']}",
@@ -345,6 +351,21 @@ class PallasEstimator:
             config=dict(config), fits=fits, seconds=time.perf_counter() - start, vmem=vmem,
             over=_over(tgt, need, limit, fits), compiler=f"libtpu {_tool_versions()['libtpu']}",
         )
+
+
+def _typed(u: Usage) -> Usage:
+    """A cached Usage with its typed parts rebuilt from the JSON dicts the cache stores."""
+    vmem = u.vmem
+    if isinstance(vmem, Mapping):
+        fields = {f.name for f in dataclasses.fields(VmemDetail)}
+        raw = {k: v for k, v in vmem.items() if k in fields}
+        raw["buffers"] = tuple((str(n), int(b)) for n, b in raw.get("buffers") or ())
+        for name in ("prefetched_inputs", "unsure"):
+            raw[name] = tuple(raw.get(name) or ())
+        vmem = VmemDetail(**raw)
+    over = tuple(Overrun(**o) if isinstance(o, Mapping) else o for o in u.over)
+    failure = Failure(**u.failure) if isinstance(u.failure, Mapping) else u.failure
+    return dataclasses.replace(u, vmem=vmem, over=over, failure=failure, config=dict(u.config))
 
 
 def _main_call(layouts: list[CallLayout]) -> CallLayout:

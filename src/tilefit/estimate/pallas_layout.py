@@ -204,7 +204,6 @@ def _layout(eqn: Any, index: int) -> CallLayout:
     gm = eqn.params["grid_mapping"]
     # a traced grid dim is unknown when Mosaic allocates: at least two steps, so two buffers
     grid = tuple(int(g) if isinstance(g, int) else 2 for g in gm.grid)
-    dynamic = [i for i, g in enumerate(gm.grid) if not isinstance(g, int)]
     steps = math.prod(grid) if grid else 1
     n_in = gm.num_inputs
     buffers: list[Buffer] = []
@@ -225,8 +224,6 @@ def _layout(eqn: Any, index: int) -> CallLayout:
     if scoped:
         unsure.append(f"the kernel allocates {sum(b.bytes for b in scoped)} B in its body (run_scoped / "
                       "emit_pipeline): its internal scratch is not modelled")
-    if dynamic:
-        unsure.append(f"grid dims {dynamic} are traced (dynamic): counted as at least 2 steps")
     reduced, largest = _largest_values(body)
     return CallLayout(name, grid, tuple(buffers), limit, reduced, largest, tuple(unsure))
 
