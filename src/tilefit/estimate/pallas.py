@@ -523,7 +523,7 @@ def _failed(
     tgt: Target, config: Mapping[str, Any], mode: Mode, message: str, start: float,
     kind: FailureKind = "compile",
 ) -> Usage:
-    limit = tgt.limit("vmem_scoped_default")
+    limit = tgt.limit("vmem_scoped_default") or tgt.limit("vmem_physical")
     return Usage(
         target=tgt.name, resource=RESOURCE, bytes=None, limit=limit, mode=mode, config=dict(config),
         fits=None, error=message, seconds=time.perf_counter() - start,
