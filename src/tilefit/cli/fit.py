@@ -75,6 +75,11 @@ def _fit(args: argparse.Namespace) -> Any:
                  **_parse_pairs(args.arg, "--arg", str)}
     targets = spec.get("targets") or []
     target = args.target or (str(targets[0]) if targets else "auto")
+    tpus = _tpu_targets(args.target or ",".join(str(t) for t in targets))
+    if tpus:  # a Pallas kernel: one choice per TPU target, sized by libtpu
+        from tilefit.fit.pallas import cli_fit
+
+        return cli_fit(str(ref), {**spec, "space": space}, tpus)
     problem = {k: int(v) for k, v in _parse_pairs(args.problem, "--problem", str).items()}
     try:
         from tilefit.estimate import triton as tt
@@ -87,3 +92,13 @@ def _fit(args: argparse.Namespace) -> Any:
     kernel = _load_triton_kernel(str(ref), tt)
     return fit(kernel, space, target, signature=arg_types, problem=problem or None, sm_count=args.sm_count,
                margin=args.margin, workers=args.workers)
+
+
+def _tpu_targets(names: str) -> list[str]:
+    """The names when every one is a TPU target (`--target v5e,v6e`), else empty (a GPU fit)."""
+    from tilefit.targets import load_targets
+
+    split = [n.strip() for n in names.split(",") if n.strip()]
+    known = {t.name for t in load_targets().targets if t.kind == "tpu"}
+    resolved = [load_targets().get(n).name for n in split] if split else []
+    return resolved if resolved and all(n in known for n in resolved) else []

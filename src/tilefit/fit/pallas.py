@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tilefit.errors import NoConfigFits, TilefitError
+from tilefit.errors import InputError, NoConfigFits, TilefitError
 from tilefit.estimate.base import Mode, Usage, VmemDetail
 from tilefit.estimate.pallas import (
     HEADROOM,
@@ -189,3 +189,62 @@ def _cfg(config: Mapping[str, Any]) -> str:
 
 def _key(config: Mapping[str, Any]) -> str:
     return _cfg(config)
+
+
+@dataclasses.dataclass(frozen=True)
+class PallasFitReport:
+    """`tilefit fit FILE.py:KERNEL --target v5e,v6e` for a Pallas kernel: one choice per target."""
+
+    kernel: str
+    fits: tuple[PallasFit, ...]
+    failures: Mapping[str, str]  # target -> the NoConfigFits message
+
+    def report(self, top: int = 10, per_reason: int = 10) -> str:
+        """The text the CLI prints: per target the config, its VMEM, and the limit to pass if any."""
+        lines = [f"{self.kernel}: best config per TPU target (scoped VMEM, libtpu-checked)"]
+        for f in self.fits:
+            u = f.usage
+            lines.append(f"  {f.target}: {_cfg(f.config)}  {format_short(u.bytes)} of {format_short(u.limit)}"
+                         f"  ({len(f.considered)} estimated, {u.compiler or u.mode})")
+            if f.vmem_limit_bytes is not None:
+                lines.append(f"      pass compiler_params=pltpu.CompilerParams(vmem_limit_bytes={f.vmem_limit_bytes})")
+            lines.append(f"      why: {f.reason}")
+            for key, why in list(f.rejected.items())[:per_reason]:
+                lines.append(f"      rejected {key}: {why}")
+        for target, message in self.failures.items():
+            lines.append(f"  {target}: no config fits: {message}")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON the CLI prints."""
+        return {
+            "kernel": self.kernel,
+            "targets": [{
+                "target": f.target, "config": dict(f.config), "bytes": f.usage.bytes, "limit": f.usage.limit,
+                "vmem_limit_bytes": f.vmem_limit_bytes, "reason": f.reason, "estimated": len(f.considered),
+                "rejected": dict(f.rejected), "usage": f.usage.to_dict(),
+            } for f in self.fits],
+            "failures": dict(self.failures),
+        }
+
+
+def cli_fit(ref: str, spec: Mapping[str, Any], targets: Sequence[str], *, mode: Mode = "exact") -> PallasFitReport:
+    """What `tilefit fit path.py:kernel --target v5e,v6e` runs for a Pallas kernel."""
+    from tilefit.estimate.pallas import load_kernel
+
+    kernel = load_kernel(ref).with_spec(spec)
+    if not kernel.configs():
+        raise InputError(f"{ref}: empty config space; give --spec space.yaml or --config K=V1,V2")
+    est = PallasEstimator(kernel)
+    fits: list[PallasFit] = []
+    failures: dict[str, str] = {}
+    first: NoConfigFits | None = None
+    for name in targets:
+        try:
+            fits.append(fit_pallas(kernel, name, mode=mode, estimator=est))
+        except NoConfigFits as exc:
+            failures[name] = str(exc)
+            first = first or exc
+    if not fits and first is not None:
+        raise first
+    return PallasFitReport(kernel.name or ref, tuple(fits), failures)
