@@ -195,6 +195,7 @@ class PallasEstimator:
         self._topologies = TopologyCache(show_libtpu=s.debug)
         self._cache = DiskCache(s.cache_dir / "pallas") if cache and s.use_cache else None
         self._source = _kernel_source(kernel)
+        self._on_device: bool | None = None  # whether this kernel traces under the TPU device (learnt)
 
     def estimate(self, config: Mapping[str, Any], target: str | Target, mode: Mode = "exact") -> Usage:
         """One config on one target; a config that fails for a non-memory reason has `error` set."""
@@ -207,23 +208,46 @@ class PallasEstimator:
             return _typed(cached)
         device = self._device(tgt)
         try:
-            with quiet_libtpu(self._show_libtpu), on_device(device):
-                (fn, args), unread = self.kernel.checked_instantiate(config, tgt.name)
-                if unread:
-                    return _failed(tgt, config, mode, unread, start, "input")
-                layouts = trace_layouts(fn, args)
+            fn, args, layouts, unread, on_dev = self._trace(config, tgt, device)
         except TilefitError:
             raise
         except BlockShapeError as exc:
             return _failed(tgt, config, mode, f"{_cfg(config)}: {exc}", start, "input")
         except Exception as exc:
             return _failed(tgt, config, mode, f"build/trace failed: {error_summary(exc)}", start)
+        if unread:
+            return _failed(tgt, config, mode, unread, start, "input")
         if mode == "analytic":
-            return self._analytic_checked(tgt, config, fn, args, layouts, device, start)
-        usage = self._exact(tgt, config, mode, fn, args, layouts, device, start)
+            return self._analytic_checked(tgt, config, fn, args, layouts, device, on_dev, start)
+        usage = self._exact(tgt, config, mode, fn, args, layouts, device, on_dev, start)
         if self._cache and key and usage.error is None:
             self._cache.put(key, usage)
         return usage
+
+    def _trace(
+        self, config: Mapping[str, Any], tgt: Target, device: Any
+    ) -> tuple[Callable[..., Any], Sequence[Any], list[CallLayout], str | None, bool]:
+        """Build and trace under the target's device, else (a build that runs JAX ops eagerly) the host.
+
+        Returns fn, args, layouts, why the config is wrong (None when fine) and whether the device was
+        JAX's default device. tokamax asks the default device for the TPU kind while tracing; splash
+        attention's build runs its mask preprocessing eagerly, which a compile-only device cannot.
+        """
+        places = [True, False] if device is not None and self._on_device is not False else [False]
+        for i, on_dev in enumerate(places):
+            try:
+                with quiet_libtpu(self._show_libtpu), on_device(device if on_dev else None):
+                    (fn, args), unread = self.kernel.checked_instantiate(config, tgt.name)
+                    layouts = trace_layouts(fn, args) if not unread else []
+            except (TilefitError, BlockShapeError):
+                raise
+            except Exception:
+                if i == len(places) - 1:
+                    raise
+                continue
+            self._on_device = on_dev if self._on_device is None else self._on_device
+            return fn, args, layouts, unread, on_dev
+        raise AssertionError("the loop returns or raises")
 
     def _device(self, tgt: Target) -> Any:
         """The target's compile-only device; None when libtpu is missing (analytic mode still traces)."""
@@ -256,15 +280,19 @@ class PallasEstimator:
         """The traced VMEM consumers of one config (no compile)."""
         tgt = tpu_target(target) if target is not None else None
         device = self._device(tgt) if tgt is not None else None
-        with quiet_libtpu(self._show_libtpu), on_device(device):
-            (fn, args), unread = self.kernel.checked_instantiate(config, tgt.name if tgt else None)
-            if unread:
-                raise InputError(unread)
-            return trace_layouts(fn, args)
+        if tgt is None:
+            with quiet_libtpu(self._show_libtpu):
+                (fn, args), unread = self.kernel.checked_instantiate(config)
+                layouts = trace_layouts(fn, args) if not unread else []
+        else:
+            _, _, layouts, unread, _ = self._trace(config, tgt, device)
+        if unread:
+            raise InputError(unread)
+        return layouts
 
     def _analytic_checked(
         self, tgt: Target, config: Mapping[str, Any], fn: Callable[..., Any], args: Sequence[Any],
-        layouts: list[CallLayout], device: Any, start: float,
+        layouts: list[CallLayout], device: Any, on_dev: bool, start: float,
     ) -> Usage:
         """The analytic estimate; libtpu decides the fit where the model is unsure or close to the limit."""
         problem = _tiling_problem(layouts)
@@ -277,7 +305,7 @@ class PallasEstimator:
         if device is None or not (near or call.unsure):
             return usage
         with quiet_libtpu(self._show_libtpu):
-            att = compile_once(fn, args, device, limit)
+            att = compile_once(fn, args, device, limit, trace_on_device=on_dev)
         if att.error is not None:
             return _failed(tgt, config, "analytic", att.error, start)
         vmem = dataclasses.replace(usage.vmem or VmemDetail(), compiles=1)
@@ -323,17 +351,17 @@ class PallasEstimator:
 
     def _exact(
         self, tgt: Target, config: Mapping[str, Any], mode: Mode, fn: Callable[..., Any],
-        args: Sequence[Any], layouts: list[CallLayout], device: Any, start: float,
+        args: Sequence[Any], layouts: list[CallLayout], device: Any, on_dev: bool, start: float,
     ) -> Usage:
         call = _main_call(layouts)
         limit, physical = limits_of(tgt, call.vmem_limit_bytes)
         if device is None:
             device = self._topologies.device(tgt.topology or "")  # raises the InputError that says why
-        guess = scoped_need(tgt, call, limit)
+        guess = smallest_limit(tgt, call)  # the model's answer to what this search measures
         dependent = tgt.limit("xla_operand_prefetch_reserve_kib") is not None
         with quiet_libtpu(self._show_libtpu):
             m = measure(fn, args, device, in_force=limit, physical=physical, guess=guess,
-                        limit_dependent=dependent)
+                        limit_dependent=dependent, trace_on_device=on_dev)
         if m.error is not None:
             return _failed(tgt, config, mode, m.error, start)
         need = m.bytes or 0

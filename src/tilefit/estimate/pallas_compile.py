@@ -187,15 +187,21 @@ def _with_limit(params: Any, limit: int) -> Any:
     return dataclasses.replace(params, vmem_limit_bytes=limit)
 
 
-def compile_once(fn: Callable[..., Any], args: Sequence[Any], device: Any, limit: int | None) -> Attempt:
-    """Compile for `device` (limit None: the kernel's own); the VMEM numbers of a failure are data."""
+def compile_once(
+    fn: Callable[..., Any], args: Sequence[Any], device: Any, limit: int | None, *, trace_on_device: bool = True,
+) -> Attempt:
+    """Compile for `device` (limit None: the kernel's own); the VMEM numbers of a failure are data.
+
+    `trace_on_device=False` traces with the host as JAX's default device (kernels whose build runs
+    JAX ops eagerly, like splash attention's mask preprocessing, cannot run on a compile-only device).
+    """
     import jax
     from jax.sharding import SingleDeviceSharding
 
     sharding = SingleDeviceSharding(device)
     placed = [_place(a, sharding) for a in args]
     try:
-        with on_device(device):
+        with on_device(device if trace_on_device else None):
             target = fn if limit is None else with_vmem_limit(fn, placed, limit)
             jax.jit(target).trace(*placed).lower().compile()
     except Exception as exc:
@@ -242,7 +248,7 @@ def error_summary(exc: BaseException) -> str:
 
 def measure(
     fn: Callable[..., Any], args: Sequence[Any], device: Any, *, in_force: int, physical: int,
-    guess: int | None = None, limit_dependent: bool = False, pin: bool = False,
+    guess: int | None = None, limit_dependent: bool = False, pin: bool = False, trace_on_device: bool = True,
 ) -> Measured:
     """The scoped VMEM of `fn` (the smallest limit that compiles) and whether the limit in force holds it.
 
@@ -253,6 +259,7 @@ def measure(
     """
     start = time.perf_counter()
     search = _Search(fn, args, device, physical, tolerance=TILE_BYTES if pin else 2 * _ROUNDING + TILE_BYTES)
+    search.trace_on_device = trace_on_device
     first = _tiles(guess * 0.97) if guess else in_force
     search.probe(min(max(first, TILE_BYTES), physical or first))
     size = search.run()
@@ -294,10 +301,11 @@ class _Search:
         self.reported: int | None = None
         self.last_error: str | None = None
         self.results: dict[int, bool] = {}
+        self.trace_on_device = True
 
     def probe(self, limit: int) -> Attempt:
         self.compiles += 1
-        att = compile_once(self.fn, self.args, self.device, limit)
+        att = compile_once(self.fn, self.args, self.device, limit, trace_on_device=self.trace_on_device)
         if att.error is None and att.physical_used is None:
             self.results[limit] = att.ok
         if att.ok:
