@@ -218,3 +218,23 @@ def test_flash_attention_inputs_are_free_on_tpu7x_only() -> None:
     assert t7.bytes == 64 * 1024 + 3 * 64 * 1024  # 256 KiB, libtpu's number: q, k, v read in place
     assert t7.vmem.prefetched_inputs == ("input 0", "input 1", "input 2")
     assert t7.vmem.bytes_without_prefetch == v6.bytes
+
+
+def test_a_block_with_a_constant_index_map_has_one_buffer() -> None:
+    jax = pytest.importorskip("jax")
+    from jax.experimental import pallas as pl
+
+    from tilefit.estimate.pallas_layout import trace_layouts
+
+    def body(x: object, y: object, o: object) -> None:
+        o[...] = x[...] + y[...]  # type: ignore[index]
+
+    f = pl.pallas_call(
+        body, grid=(8,), out_shape=jax.ShapeDtypeStruct((4096, 1024), "float32"),
+        in_specs=[pl.BlockSpec((512, 1024), lambda i: (i, 0)), pl.BlockSpec((512, 1024), lambda i: (0, 0))],
+        out_specs=pl.BlockSpec((512, 1024), lambda i: (i, 0)),
+    )
+    args = (jax.ShapeDtypeStruct((4096, 1024), "float32"), jax.ShapeDtypeStruct((512, 1024), "float32"))
+    (call,) = trace_layouts(f, args)
+    # libtpu 0.0.42.1 on v5e: the (0, 0) block is allocated once (12 MiB, not 16, for this shape)
+    assert [(b.name, b.count) for b in call.buffers] == [("input 0", 2), ("input 1", 1), ("output 0", 2)]

@@ -8,8 +8,9 @@ The model, checked against libtpu 0.0.42.1 compiles (BENCHMARKS.md, "TPU / Palla
               + padded VMEM scratch bytes + Mosaic's internal scratch (a measured per-generation allowance)
 Padding: the last dim rounds up to 128 lanes, the second-last to 8 sublanes x packing (16 rows for 16-bit
 dtypes, 32 for 8-bit), the (8,128) x 32-bit tile. Buffer count: 2 (double buffering) unless
-`pipeline_mode=pl.Buffered(n)`; a grid of one step keeps one buffer (libtpu measured: 8 MiB in + 8 MiB out
-blocks fit a 16 MiB limit with grid=(1,), need 32 MiB with grid=(2,)).
+`pipeline_mode=pl.Buffered(n)` or the block's index map is constant (one); a grid of one step keeps
+one buffer (libtpu measured: 8 MiB in + 8 MiB out blocks fit a 16 MiB limit with grid=(1,), need
+32 MiB with grid=(2,)).
 
 Buffers a kernel allocates in its own body (`pltpu.run_scoped`, which `pltpu.emit_pipeline` and tokamax's
 kernels use for their in-body pipelines, with inputs left in HBM by `memory_space=ANY`) count too: nested
@@ -312,7 +313,7 @@ def _block_buffer(bm: Any, name: str, kind: str, steps: int) -> Buffer | None:
     if not _in_vmem(aval):
         return None
     mode = bm.pipeline_mode
-    count = int(mode.buffer_count) if mode is not None else (2 if steps > 1 else 1)
+    count = int(mode.buffer_count) if mode is not None else (2 if steps > 1 and not _constant(bm) else 1)
     if steps == 1:
         count = min(count, 1)
     buf = _buffer(name, bm.transformed_block_aval.shape, aval.dtype, count, kind)
@@ -321,6 +322,19 @@ def _block_buffer(bm: Any, name: str, kind: str, steps: int) -> Buffer | None:
     ones = tuple(1 if d is None else d for d in block) if block is not None else None
     contiguous = ones is not None and contiguous_block(ones, array, buf.itemsize)
     return dataclasses.replace(buf, array_shape=array, contiguous=contiguous, block=block or ())
+
+
+def _constant(bm: Any) -> bool:
+    """Whether a block's index map returns only constants: the block never moves, one buffer holds it.
+
+    libtpu 0.0.42.1, v5e, grid of 8 steps over (512, 1024) f32 blocks: x and o moving, y (input) and s
+    (output) at index (0, 0) need 12 MiB, not 16 (y and s once each), whether or not the block is the
+    whole array and even when the body never reads y. Splash attention's m/l/o accumulators are such
+    outputs.
+    """
+    index = getattr(bm, "index_map_jaxpr", None)
+    outs = getattr(getattr(index, "jaxpr", None), "outvars", None)
+    return bool(outs) and all(type(v).__name__ == "Literal" for v in outs)
 
 
 def _full_rank_block(bm: Any, rank: int) -> tuple[int | None, ...] | None:
