@@ -333,7 +333,7 @@ def _constant(bm: Any) -> bool:
     outputs.
     """
     index = getattr(bm, "index_map_jaxpr", None)
-    outs = getattr(getattr(index, "jaxpr", None), "outvars", None)
+    outs: Sequence[Any] = getattr(getattr(index, "jaxpr", None), "outvars", None) or ()
     return bool(outs) and all(type(v).__name__ == "Literal" for v in outs)
 
 
