@@ -302,6 +302,7 @@ class _Search:
         self.last_error: str | None = None
         self.results: dict[int, bool] = {}
         self.trace_on_device = True
+        self.printed = False  # whether an E1001 size has been read
 
     def probe(self, limit: int) -> Attempt:
         self.compiles += 1
@@ -321,6 +322,7 @@ class _Search:
             printed = att.scoped_size or 0
             self.lo = max(self.lo, limit, printed - _ROUNDING - 1)
             self.hint = att.scoped_size
+            self.printed = True
         return att
 
     def run(self) -> int | None:
@@ -351,6 +353,10 @@ class _Search:
         lo_t, hi_t = self.lo // TILE_BYTES, self.hi // TILE_BYTES
         if hi_t - lo_t <= 1:
             return None
+        if not self.printed:  # no E1001 yet: step down a little, so that its print is the whole need
+            step = _tiles(self.hi * 0.85) // TILE_BYTES
+            if lo_t < step < hi_t:
+                return step * TILE_BYTES
         return ((lo_t + hi_t) // 2) * TILE_BYTES
 
 
