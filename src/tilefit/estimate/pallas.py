@@ -358,7 +358,9 @@ class PallasEstimator:
         if device is None:
             device = self._topologies.device(tgt.topology or "")  # raises the InputError that says why
         guess = smallest_limit(tgt, call)  # the model's answer to what this search measures
-        dependent = tgt.limit("xla_operand_prefetch_reserve_kib") is not None
+        # tpu7x: the need falls with the limit only when XLA can prefetch an input read in place; the
+        # model's smallest limit (less 20 %, more room to prefetch) tells whether any input qualifies
+        dependent = bool(in_place_inputs(tgt, call, int(guess * 0.8)))
         with quiet_libtpu(self._show_libtpu):
             m = measure(fn, args, device, in_force=limit, physical=physical, guess=guess,
                         limit_dependent=dependent, trace_on_device=on_dev)
