@@ -30,7 +30,7 @@ def _tilefit(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def test_estimate_table_shows_the_limit_to_pass_and_libtpu_stays_quiet(tmp_path: Path) -> None:
     # 1024 x 2048 f32 blocks: 48 MiB of buffers, over v5e's 16 MiB scoped limit, under 128 MiB physical
-    r = _tilefit(tmp_path, "estimate", KERNEL, "--target", "v5e", "--mode", "exact",
+    r = _tilefit(tmp_path, "estimate", KERNEL, "--target", "v5e", "--mode", "full",
                  "--config", "block_rows=1024", "--config", "block_cols=2048")
     assert r.returncode == 1, r.stderr
     assert "does not fit" in r.stdout and "vmem_limit_bytes=" in r.stdout
