@@ -230,6 +230,7 @@ def _note(u: Usage) -> str:
         return text[:200]
     if u.vmem is not None and u.vmem.vmem_limit_bytes is not None and not u.fits:
         return f"fits with pltpu.CompilerParams(vmem_limit_bytes={u.vmem.vmem_limit_bytes})"
-    if u.vmem is not None and u.vmem.unsure and u.vmem.compiles:
-        return "model unsure; fit checked by one libtpu compile"
+    if u.vmem is not None and u.mode == "analytic" and u.vmem.compiles:
+        why = "model unsure" if u.vmem.unsure else "near the limit"
+        return f"{why}: fit checked by one libtpu compile"
     return str(u.extra.get("reason", "")) if u.extra else ""
