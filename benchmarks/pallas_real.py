@@ -125,7 +125,11 @@ def _err(a: int | None, e: int | None) -> float | None:
 
 
 def report(out: Path) -> str:
-    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    unique = {}
+    for line in out.read_text().splitlines():  # files of parallel runs may overlap: one row per config
+        r = json.loads(line)
+        unique[(r["kernel"], r["target"], json.dumps(r["config"], sort_keys=True))] = r
+    rows = list(unique.values())
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for r in rows:
         groups.setdefault((r["kernel"], r["target"]), []).append(r)
