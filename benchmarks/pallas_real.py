@@ -147,6 +147,21 @@ def report(out: Path) -> str:
     return "\n".join(lines)
 
 
+def rows_table(out: Path) -> str:
+    """Every row: analytic (bytes, fits, libtpu checks), exact (bytes, compiles), the plain compile."""
+    lines = ["| kernel | target | config | analytic B (fits, checks) | exact B (fits, compiles) | plain | err |",
+             "|---|---|---|---|---|---|---|"]
+    for line in out.read_text().splitlines():
+        r = json.loads(line)
+        a, e, p = r["analytic"], r["exact"], r["plain"]
+        err = _err(a["bytes"], e["bytes"])
+        cfg = ",".join(str(v) for v in r["config"].values())
+        lines.append(f"| {r['kernel']} | {r['target']} | {cfg} | {a['bytes']} ({a['fits']}, {a['compiles']}) "
+                     f"| {e['bytes']} ({e['fits']}, {e['compiles']}) | {p['outcome']} "
+                     f"| {'-' if err is None else f'{err:+.1f}%'} |")
+    return "\n".join(lines)
+
+
 def _summary(kernel: str, target: str, rs: list[dict[str, Any]]) -> str:
     outcomes = [r["plain"]["outcome"] for r in rs]
     counts = "/".join(str(outcomes.count(o)) for o in ("fits", "E1001", "physical", "error"))
@@ -170,13 +185,14 @@ def main() -> None:
     p.add_argument("--kernels", default=",".join(CASES))
     p.add_argument("--targets", default="v5e,v6e,tpu7x,v5p")
     p.add_argument("--report", action="store_true")
+    p.add_argument("--rows", action="store_true", help="print every row as a Markdown table")
     p.add_argument("--refresh-analytic", action="store_true", help="recompute only the analytic column")
     a = p.parse_args()
     if a.refresh_analytic:
         refresh_analytic(a.out)
         return
-    if a.report:
-        print(report(a.out))
+    if a.report or a.rows:
+        print(report(a.out) if a.report else rows_table(a.out))
         return
     run(a.out, a.kernels.split(","), a.targets.split(","))
 
