@@ -13,6 +13,7 @@ from tilefit.errors import (
     TilefitError,
     TilefitWarning,
     UnknownTargetError,
+    UnsupportedTarget,
 )
 
 __version__ = "0.1.0"
@@ -58,6 +59,7 @@ __all__ = [
     "TilefitError",
     "TilefitWarning",
     "UnknownTargetError",
+    "UnsupportedTarget",
     "Usage",
     "__version__",
     "explain",

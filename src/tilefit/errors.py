@@ -4,6 +4,7 @@
     ├── InputError            bad user input: empty, binary, unreadable, malformed spec
     ├── KnowledgeBaseError    a KB entry or targets file is invalid (names the file and field)
     ├── UnknownTargetError    a target name that no data file defines (lists valid ones)
+    ├── UnsupportedTarget     a known target no installed backend can compile for (e.g. Intel XPU)
     ├── MissingExtraError     an optional backend (triton, jax, helion) is not installed
     ├── SettingsError         a TILEFIT_* environment variable has a bad value
     ├── CompileError          the real compiler rejected a kernel for reasons other than size
@@ -45,6 +46,19 @@ class UnknownTargetError(TilefitError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.name, self.valid))
+
+
+class UnsupportedTarget(TilefitError):
+    """A known target that no backend of tilefit compiles for (names the ones that do)."""
+
+    def __init__(self, target: str, why: str, supported: list[str]) -> None:
+        self.target = target
+        self.why = why
+        self.supported = list(supported)
+        super().__init__(f"{target}: {why}; supported: {', '.join(self.supported)}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.target, self.why, self.supported))
 
 
 class MissingExtraError(TilefitError):
@@ -90,15 +104,42 @@ class DoesNotFit(TilefitError):
         self.target = target
         self.hint = hint
         ratio = required / limit if limit else float("inf")
-        msg = f"{resource} {required} B > {limit} B on {target} ({ratio:.2f}x)"
+        unit = _unit(resource)
+        need = f"{required} B > {limit} B" if unit == " B" else f"{required} > {limit}{unit}"
+        msg = f"{resource} {need} on {target} ({ratio:.2f}x)"
         super().__init__(f"{msg}; {hint}" if hint else msg)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.resource, self.required, self.limit, self.target, self.hint))
 
 
+def _unit(resource: str) -> str:
+    """' B' for byte-counted resources; ' threads', ' columns', ... for the others (resources.py)."""
+    from tilefit.resources import TABLE
+
+    row = TABLE.get(resource)
+    return " B" if row is None or row.unit == "bytes" else f" {row.unit}"
+
+
+def _resource_name(resource: str) -> str:
+    """The one spelling of a resource ('shared-memory'), also from its label ('shared memory')."""
+    from tilefit.resources import TABLE
+
+    if resource in TABLE:
+        return resource
+    by_label = {r.label.lower(): name for name, r in TABLE.items()}
+    return by_label.get(resource.lower(), {"vmem": "scoped-vmem"}.get(resource.lower(), resource))
+
+
+def _label(resource: str) -> str:
+    from tilefit.resources import TABLE
+
+    row = TABLE.get(resource)
+    return row.label if row else resource
+
+
 class NoConfigFits(TilefitError):
-    """No config of a search space fits the target."""
+    """No config of a search space fits the target; `resource` is a resources.Resource name."""
 
     def __init__(
         self,
@@ -111,13 +152,13 @@ class NoConfigFits(TilefitError):
         tried: int = 0,
     ) -> None:
         self.target = target
-        self.resource = resource
+        self.resource = _resource_name(resource)
         self.limit = limit
         self.smallest = smallest
         self.consumer = consumer
         self.fix = fix
         self.tried = tried
-        parts = [f"no config of {tried} fits {resource} on {target} (limit {limit} B)"]
+        parts = [f"no config of {tried} fits {_label(self.resource)} on {target} (limit {limit} B)"]
         if smallest is not None:
             parts.append(f"the smallest needs {smallest} B ({smallest / limit:.2f}x)")
         if consumer:

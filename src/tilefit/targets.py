@@ -9,22 +9,14 @@ from importlib import resources
 from typing import Any, Literal
 
 from tilefit.errors import KnowledgeBaseError, UnknownTargetError
+from tilefit.resources import TABLE
 from tilefit.yamlio import load_yaml
 
 Vendor = Literal["nvidia", "amd", "intel", "google"]
 Kind = Literal["gpu", "tpu"]
 
-# Which limit of a target bounds each resource name of the knowledge base.
-RESOURCE_LIMIT_KEY: Mapping[str, str] = {
-    "shared-memory": "shared_per_block_optin",
-    "static-shared-memory": "shared_per_block_default",
-    "threads": "threads_per_block",
-    "registers": "registers_per_sm",
-    "tensor-memory": "tensor_memory_columns",
-    "vmem": "vmem_physical",
-    "scoped-vmem": "vmem_scoped_default",
-    "tpu-smem": "smem",
-}
+# Which limit of a target bounds each resource (read from the one resource table, resources.py).
+RESOURCE_LIMIT_KEY: Mapping[str, str] = {name: r.limit_key for name, r in TABLE.items() if r.limit_key}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -26,7 +26,8 @@ KERNELS = Path(__file__).resolve().parents[2] / "examples" / "kernels"
 ARGS = ["*fp16:16", "*fp16:16", "*fp16:16", "i32:16", "i32:16", "i32:16",
         "i32:16", "i32:1", "i32:16", "i32:1", "i32:16", "i32:1"]
 RTX = DeviceInfo(0, "sm_86", "RTX test card", 101376)
-# On sm_86 a pointer-load matmul keeps (S - 1) x (BM*BK + BK*BN) fp16 elements (FACTS.md):
+# On sm_86 a pointer-load matmul keeps (S - 1) x (BM*BK + BK*BN) fp16 elements
+# (mma_v2 keeps one stage fewer than Hopper; test_triton_estimate.py measures it):
 # 5 stages of 128x128x64 need 131072 B > 101376 B; 4 stages need 98304 B.
 BIG = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 8, "num_warps": 4, "num_stages": 5}
 

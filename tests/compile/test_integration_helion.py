@@ -38,7 +38,8 @@ def test_default_config_does_not_fit_and_is_replaced(small: tuple[Any, ...]) -> 
     assert dict(chosen) != dict(bound.config_spec.default_config())
     after = FitFilter("sm_90").bind(bound, small)
     assert after(chosen) is chosen
-    # FACTS.md: block_sizes [16, 16] with num_stages=3 is the issue's 526336 B; the filter drops it.
+    # block_sizes [16, 16] with num_stages=3 is Helion issue 470's 526336 B (sized by tilefit through
+# Triton, equal to the issue's OutOfResources number); the filter drops it.
     import helion
 
     assert after(helion.Config(block_sizes=[16, 16], num_stages=3, num_warps=4)) is None
@@ -67,8 +68,27 @@ def test_autotune_filter_drops_oversized_configs_inside_a_helion_search(small: t
     search = autotuner.RandomSearch(bound, small)
     if not hasattr(search, "_apply_config_filter"):
         pytest.skip("this helion version applies autotune_config_filter elsewhere")
-    too_big = helion.Config(block_sizes=[16, 16], num_stages=3, num_warps=4)  # 526336 B (FACTS.md)
+    too_big = helion.Config(block_sizes=[16, 16], num_stages=3, num_warps=4)  # 526336 B (Helion issue 470)
     fits = helion.Config(block_sizes=[16, 16], num_stages=1, num_warps=4)  # 132096 B
     kept, indices = search._apply_config_filter([too_big, fits])
     assert kept == [fits] and indices == [1]
     assert [u.bytes for _, u in filt.dropped] == [526336]
+
+
+def test_the_helion_backend_serves_the_spec_loader(tmp_path: Path) -> None:
+    """estimate/helion.py behind the registry: a spec with `backend: helion` and meta-tensor args."""
+    from tilefit import spec as sp
+
+    kernel = Path(seed.__file__).resolve()
+    (tmp_path / "geglu.yaml").write_text(
+        f"kernel: {kernel}:geglu_mlp\nbackend: helion\nargs:\n  x: '[100, 512] float32'\n"
+        "  gate_proj: '[512, 1524] float32'\n  up_proj: '[512, 1524] float32'\n"
+        "  down_proj: '[1524, 512] float32'\n"
+        "space: {block_size_0: [16], block_size_1: [16], num_warps: [4], num_stages: [1, 3]}\n")
+    spec = sp.read_spec(tmp_path / "geglu.yaml")
+    (job,) = sp.plan(spec, sp.resolve_targets(["sm_90"]))
+    assert job.backend.name == "helion"
+    usages = job.estimate("fast")
+    # Helion issue 470's 526336 B at num_stages=3; 132096 B at num_stages=1 fits.
+    assert [(u.bytes, u.fits) for u in usages] == [(132096, True), (526336, False)]
+    assert [o.resource for o in usages[1].over] == ["shared-memory"]

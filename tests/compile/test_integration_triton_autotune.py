@@ -30,7 +30,8 @@ SHAPES = [  # (BM, BN, BK, stages)
 
 
 def sm90_bytes(bm: int, bn: int, bk: int, stages: int) -> int:
-    """FACTS.md: pointer-load matmul on sm_90 keeps S x (BM*BK + BK*BN) fp16 elements in shared memory."""
+    """A pointer-load matmul on sm_90 keeps S x (BM*BK + BK*BN) fp16 elements in shared memory
+    (test_triton_estimate.py measures it)."""
     return stages * (bm * bk + bk * bn) * 2
 
 

@@ -107,3 +107,13 @@ def test_missing_triton_is_a_message_not_a_traceback() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2
     assert "pip install 'tilefit[triton]'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_d21_analytic_mode_reports_a_frontend_error_as_a_row(capsys: pytest.CaptureFixture[str]) -> None:
+    """A negative block made the analytic model's probe compile raise out of the CLI ("internal error")."""
+    code, out, err = _run(["--spec", SPEC, "--target", "sm_90", "--config", "BLOCK_M=-64", "--config", "BLOCK_N=64",
+                           "--config", "BLOCK_K=32", "--config", "num_warps=4", "--config", "num_stages=2",
+                           "--config", "GROUP_M=8", "--mode", "analytic", "--format", "json"], capsys)
+    (row,) = json.loads(out)
+    assert code == 1 and row["fits"] is None and row["failure"]["kind"] == "compile"
+    assert "arange" in row["error"] and "internal error" not in err

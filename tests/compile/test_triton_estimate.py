@@ -1,8 +1,8 @@
 """TritonEstimator against the real Triton compiler (no GPU): exact byte counts, failures as results, cache.
 
 Expected bytes were obtained from the compiler and cross-checked: 98304 for a 128x128x64 fp16 matmul with
-3 stages on sm_90 is FACTS.md's number, and an H200 launch reported the same `metadata.shared` for every
-config of benchmarks/triton_gpu_validate.py (BENCHMARKS.md).
+3 stages on sm_90 is S x (BM*BK + BK*BN) x 2 B (Hopper keeps every stage), and an H200 launch reported
+the same `metadata.shared` for every config of benchmarks/triton_gpu_validate.py (BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ pytest.importorskip("triton", reason="the compile tier needs triton")
 import triton
 import triton.language as tl
 
-from tilefit.errors import InputError, UnknownTargetError
+from tilefit.errors import DoesNotFit, InputError, UnknownTargetError
 from tilefit.estimate.triton import Arg, TritonEstimator, estimate, load_module_file
 from tilefit.settings import Settings
 
@@ -53,7 +53,7 @@ def matmul() -> TritonEstimator:
 @pytest.mark.parametrize(
     ("target", "stages", "expected"),
     [
-        ("sm_90", 3, 98304),  # FACTS.md: S x (BM*BK + BK*BN) x 2 on Hopper
+        ("sm_90", 3, 98304),  # S x (BM*BK + BK*BN) x 2 on Hopper
         ("sm_90", 2, 65536),
         ("sm_80", 3, 65536),  # (S - 1) x ... on Ampere
         ("sm_86", 3, 65536),
@@ -75,14 +75,18 @@ def test_over_the_limit_is_a_result(matmul: TritonEstimator) -> None:
     big = {**MM, "BLOCK_M": 256, "BLOCK_N": 256, "num_warps": 8, "num_stages": 4}
     u = matmul.estimate(big, "sm_90")
     assert (u.bytes, u.limit, u.fits) == (262144, 232448, False)
-    assert u.extra["exceeded"] == ["shared-memory"]
-    assert "262144 B > 232448 B on sm_90" in u.extra["reason"]
+    assert [o.resource for o in u.over] == ["shared-memory"]
+    assert "262144 B > 232448 B on sm_90" in u.reason
+    with pytest.raises(DoesNotFit) as info:
+        u.raise_if_over()
+    assert (info.value.resource, info.value.required, info.value.limit) == ("shared-memory", 262144, 232448)
+    assert u.compiler is not None and u.compiler.startswith("triton ")
     u86 = matmul.estimate({**big, "BLOCK_M": 128, "BLOCK_N": 256}, "sm_86")
     assert (u86.bytes, u86.limit, u86.fits) == (147456, 101376, False)
 
 
 def test_without_the_jit_specialisation_the_number_is_wrong() -> None:
-    # FACTS.md's pitfall: no tt.divisibility -> loads are not pipelined -> 32768 instead of 98304.
+    # The pitfall: no tt.divisibility -> loads are not pipelined -> 32768 instead of 98304.
     plain = {k: v.split(":")[0] for k, v in _spec("matmul")["args"].items()}
     u = TritonEstimator(_kernel("matmul"), signature=plain, cache=False).estimate(MM, "sm_90")
     assert u.bytes == 32768
@@ -110,7 +114,7 @@ def test_softmax_scratch_and_the_threads_limit() -> None:
     assert est.estimate({"BLOCK_SIZE": 1024, "num_warps": 4}, "sm_90").bytes == 16  # one word per warp
     # 64 warps x 32 = 2048 threads > 1024: CompiledKernel._init_handles raises OutOfResources("threads").
     u = est.estimate({"BLOCK_SIZE": 1024, "num_warps": 64}, "sm_90")
-    assert (u.fits, u.threads, u.extra["exceeded"]) == (False, 2048, ["threads"])
+    assert (u.fits, u.threads, [o.resource for o in u.over]) == (False, 2048, ["threads"])
     # AMD wavefronts are 64 wide: 16 warps already make 1024 threads, 32 are too many.
     assert est.estimate({"BLOCK_SIZE": 1024, "num_warps": 16}, "gfx942").fits is True
     assert est.estimate({"BLOCK_SIZE": 1024, "num_warps": 32}, "gfx942").threads == 2048

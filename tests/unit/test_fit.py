@@ -1,6 +1,7 @@
 """fit() logic without a compiler: perf model, ranking, the report, the NoConfigFits diagnosis.
 
-The estimator here is a table of byte counts (the sm_90 matmul formula S*(BM*BK+BK*BN)*2 from FACTS.md);
+The estimator here is a table of byte counts (the sm_90 matmul formula S*(BM*BK+BK*BN)*2 that
+tests/compile/test_triton_estimate.py checks against the compiler);
 what is under test is what fit() does with the numbers, not where they come from (tests/compile does that).
 """
 
@@ -12,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from tilefit.errors import NoConfigFits
+from tilefit.errors import InputError, NoConfigFits
 from tilefit.estimate.base import Mode, Usage
 from tilefit.fit import DeviceModel, fit, score
 from tilefit.fit.perf import blocks_per_sm, reuse, wave_efficiency
 from tilefit.fit.space import as_config, expand, format_config
-from tilefit.targets import get_target
+from tilefit.targets import Target, get_target
 
 LIMIT_90 = 232448
 
@@ -36,22 +37,23 @@ class TableEstimator:
         self.broken = set(broken)
         self.calls: list[tuple[str, int]] = []
 
-    def estimate(self, config: Mapping[str, Any], target: str, mode: Mode = "fast") -> Usage:
+    def estimate(self, config: Mapping[str, Any], target: Target, mode: Mode = "fast") -> Usage:
         return self.estimate_many([config], [target], mode)[0]
 
-    def estimate_many(self, configs: Sequence[Mapping[str, Any]], targets: Sequence[str], mode: Mode = "fast"
-                      ) -> list[Usage]:
+    def estimate_many(self, configs: Sequence[Mapping[str, Any]], targets: Sequence[Target], mode: Mode = "fast",
+                      *, workers: int | None = None, progress: bool | None = None) -> list[Usage]:
         self.calls.append((mode, len(configs)))
+        name = targets[0].name
         out = []
         for c in configs:
             n = self.fn(c)
             if mode == "analytic":
                 n = int(n * self.analytic_scale)
             if mode != "analytic" and c.get("BLOCK_M") in self.broken:
-                out.append(Usage(targets[0], "shared-memory", None, self.limit, mode, dict(c), None,
+                out.append(Usage(name, "shared-memory", None, self.limit, mode, dict(c), None,
                                  error="PTXASError: boom"))
                 continue
-            out.append(Usage(targets[0], "shared-memory", n, self.limit, mode, dict(c), n <= self.limit))
+            out.append(Usage(name, "shared-memory", n, self.limit, mode, dict(c), n <= self.limit))
         return out
 
 
@@ -206,3 +208,18 @@ def test_tile_utilisation_and_streaming_register_pressure() -> None:
     assert exact.utilisation == 1.0 and padded.utilisation == 0.5 and exact.value > padded.value
     few_warps = score({**row, "num_warps": 2}, u, dev, problem={"BLOCK_SIZE": 16384})
     assert few_warps.register_pressure < exact.register_pressure  # 256 elements per thread vs 32
+
+
+def test_rank_inputs_carry_helion_hints_instead_of_usage_extra() -> None:
+    from tilefit.fit.core import RankInputs, SearchPolicy
+
+    dev = DeviceModel.from_target(get_target("sm_90"))
+    cfg = {"block_size_0": 16, "block_size_1": 64, "num_warps": 4, "num_stages": 1}
+    u = Usage("sm_90", "shared-memory", 132096, LIMIT_90, "fast", cfg, True)
+    plain = RankInputs().score(cfg, u, dev)
+    hinted = RankInputs(reduction=("block_size_1",), held=lambda c: 16384).score(cfg, u, dev)
+    assert hinted.register_pressure < plain.register_pressure and hinted.reuse != plain.reuse
+    with pytest.raises(InputError, match="margin"):
+        SearchPolicy(margin=float("nan"))
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        fit(None, SPACE, "sm_90", estimator=TableEstimator(matmul_bytes), top=3)

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from tilefit.estimate.base import Usage
-from tilefit.kb.measure import Population, gpu_rules, measure, write_record
 from tilefit.kb.model import entry_from_dict
+from tilefit.measure import Population, gpu_rules, measure, write_record
 from tilefit.yamlio import load_yaml
 
 LIMIT = 101376
@@ -65,3 +65,33 @@ def test_record_written_into_an_entry_loads_and_renders(tmp_path: Path) -> None:
     assert fix.measured is not None and fix.measured.n == result.n and fix.measured.fixed == result.fixed
     assert path.read_text().count("measured:") == before + (0 if had else 1)
     assert not write_record(path, "no-such-knob", result.record({}))
+
+
+def test_the_plan_refers_to_rules_by_id() -> None:
+    from tilefit.measure import tpu_rules
+
+    plan = load_yaml(Path(__file__).resolve().parents[2] / "benchmarks" / "kb_measure.yaml")
+    ids = {r.id for r in gpu_rules(_population())} | {r.id for r in tpu_rules(_population())}
+    named = {rule for section in ("helion", "tpu") for knobs in plan[section]["entries"].values()
+             for rule in knobs.values()}
+    named |= {rule for group in plan["gpu"]["entries"].values() for knobs in group.values() for rule in knobs.values()}
+    assert named and named <= ids, named - ids
+
+
+def test_store_writes_where_the_caller_says_and_refuses_unknown_ids(tmp_path: Path) -> None:
+    import pytest
+
+    from tilefit.errors import InputError
+    from tilefit.measure import store
+
+    src = resources.files("tilefit") / "data" / "kb" / "triton" / "shared-memory.yaml"
+    (tmp_path / "triton").mkdir()
+    shutil.copyfile(str(src), tmp_path / "triton" / "shared-memory.yaml")
+    entries = {"triton/shared-memory": {"num_stages": "num-stages-to-1"}}
+    results = [(r, {"tilefit": "test"}) for r in measure([_population()], gpu_rules, entries, "table", None, 0)]
+    assert store(results, tmp_path) == ["triton/shared-memory: num_stages <- num-stages-to-1"]
+    assert "method: table" in (tmp_path / "triton" / "shared-memory.yaml").read_text()
+    bad = [(r, t) for r, t in results if r.rule.id == "num-stages-to-1"]
+    object.__setattr__(bad[0][0], "entries", {"triton/shared-memory": {"num_stages": "num_stages -> 1"}})
+    with pytest.raises(InputError, match="unknown rule ids"):
+        store(bad, tmp_path)

@@ -69,3 +69,13 @@ def test_parse_dots_reads_shapes_and_operand_origins() -> None:
 def test_a_single_warp_reduces_without_shared_memory() -> None:
     softmax = AnalyticModel((), {"BLOCK_SIZE": 1024}, reduces=True)
     assert softmax.shared_bytes({"BLOCK_SIZE": 1024, "num_warps": 1}, get_target("sm_90")) == 0
+
+
+def test_hardware_behaviour_comes_from_the_targets_data() -> None:
+    from tilefit.estimate.triton_analytic import default_stages, hopper_like
+    from tilefit.targets import get_target
+
+    assert [t for t in ("sm_80", "sm_89", "sm_90", "sm_100", "sm_103", "sm_120", "gfx942")
+            if hopper_like(get_target(t))] == ["sm_90", "sm_100", "sm_103"]
+    assert (default_stages(get_target("sm_90")), default_stages(get_target("gfx942"))) == (3, 2)
+    assert get_target("sm_90").limit("triton_tensor_memory_columns") == 512

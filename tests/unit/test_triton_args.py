@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from tilefit.errors import InputError
-from tilefit.estimate.base import Usage
-from tilefit.estimate.cache import DiskCache, cache_key
 from tilefit.estimate.triton_args import Arg, StandInTensor, arg_from_value, parse_signature
 
 
@@ -79,24 +75,3 @@ def test_example_values_are_normalised() -> None:
     assert arg_from_value("*bf16:16") == Arg("bf16", pointer=True, divisible_by_16=True)
     with pytest.raises(InputError, match="cannot use an argument of type object"):
         arg_from_value(object())
-
-
-def test_cache_key_is_stable_and_sensitive() -> None:
-    parts = {"kernel": "abc", "options": {"num_warps": 4, "num_stages": 3}, "target": "sm_90"}
-    same = {"target": "sm_90", "options": {"num_stages": 3, "num_warps": 4}, "kernel": "abc"}
-    assert cache_key(parts) == cache_key(same)
-    assert cache_key(parts) != cache_key({**parts, "target": "sm_86"})
-    assert cache_key(parts) != cache_key({**parts, "options": {"num_warps": 4, "num_stages": 4}})
-    assert len(cache_key(parts)) == 64
-
-
-def test_disk_cache_round_trip_and_corruption(tmp_path: Path) -> None:
-    cache = DiskCache(tmp_path)
-    usage = Usage(target="sm_90", resource="shared-memory", bytes=98304, limit=232448, mode="fast",
-                  config={"BLOCK_M": 128}, fits=True, threads=128, extra={"num_warps": 4})
-    key = cache_key({"k": 1})
-    assert cache.get(key) is None
-    cache.put(key, usage)
-    assert cache.get(key) == usage
-    next(tmp_path.rglob("*.json")).write_text("{not json")
-    assert cache.get(key) is None

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 from tilefit.cli.estimate import render_json, render_table
-from tilefit.estimate.base import Usage
+from tilefit.estimate.base import Overrun, Usage
 
 CFG = {"BLOCK_M": 128, "num_stages": 4}
 ROWS = [
     Usage("sm_90", "shared-memory", 131072, 232448, "fast", CFG, True),
     Usage("sm_86", "shared-memory", 147456, 101376, "fast", CFG, False,
-          extra={"reason": "shared-memory 147456 B > 101376 B on sm_86 (1.45x)"}),
+          over=(Overrun("shared-memory", 147456, 101376, "sm_86"),)),
     Usage("gfx942", "shared-memory", None, 65536, "fast", {"BLOCK_M": 3}, None,
           error="at 3:5:\n    x = f(y)\n        ^\nValueError: bad warps"),
 ]

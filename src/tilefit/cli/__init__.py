@@ -65,13 +65,13 @@ def _kb(args: argparse.Namespace) -> int:
 def _kb_measure(args: argparse.Namespace) -> int:
     from importlib import resources
 
-    from tilefit.kb import measure
+    from tilefit import measure
 
     results = measure.run_plan(Path(args.plan), only=args.only, sample=args.sample, seed=args.seed,
                                workers=args.workers)
     print(measure.render_table([r for r, _ in results]))
     if args.write:
-        kb_dir = Path(str(resources.files("tilefit") / "data" / "kb"))
+        kb_dir = Path(args.kb_dir) if args.kb_dir else Path(str(resources.files("tilefit") / "data" / "kb"))
         for line in measure.store(results, kb_dir):
             print(f"wrote {line}")
     return EXIT_OK
@@ -158,6 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
     ms.add_argument("--seed", type=int, default=0)
     ms.add_argument("--workers", type=int)
     ms.add_argument("--write", action="store_true", help="store the rates in the knowledge-base entries")
+    ms.add_argument("--kb-dir", help="folder of the entry files to write (default: tilefit's own data/kb)")
     kb.set_defaults(func=_kb)
     tg = sub.add_parser("targets", help="known targets and their on-chip limits")
     tg.add_argument("--vendor", choices=("nvidia", "amd", "intel", "google"))
@@ -187,8 +188,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except TilefitError as exc:
         print(f"tilefit: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # compile processes were killed on the way out (tilefit.isolate)
+        print("tilefit: interrupted", file=sys.stderr)
         return 130
+    except SystemExit as exc:  # tilefit.isolate.Terminated: SIGTERM/SIGHUP while compiling
+        signum = getattr(exc, "signum", None)
+        if signum is None:
+            raise
+        print(f"tilefit: stopped by signal {signum}; its compile processes were stopped", file=sys.stderr)
+        return 128 + int(signum)
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:  # a bug of tilefit's, or of a backend it drives: say so, briefly

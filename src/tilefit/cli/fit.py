@@ -1,8 +1,8 @@
 """`tilefit fit file.py:kernel --target sm_90 --spec space.yaml`: the fastest config that fits, and why.
 
-Same kernel/spec/--arg/--config inputs as `tilefit estimate` (cli/estimate.py). Exit codes: 0 a config
-fits (printed with the ranking and every dropped config), 1 no config fits (the NoConfigFits message),
-2 usage or input error.
+Same kernel/spec/--arg/--config inputs as `tilefit estimate`, through the same loader (tilefit/spec.py);
+the target's backend (estimate/__init__.py) sizes the configs. Exit codes: 0 a config fits (printed with
+the ranking and every dropped config), 1 no config fits (the NoConfigFits message), 2 usage or input error.
 """
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
+from tilefit.cli.estimate import add_kernel_arguments, fraction, load_spec, positive_int
 from tilefit.errors import InputError, NoConfigFits, TilefitError
 
 EXIT_OK, EXIT_NO_FIT, EXIT_USAGE = 0, 1, 2
@@ -23,18 +24,18 @@ def add_parser(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "fit", help="choose the fastest config of a space that fits a GPU's shared memory",
         description="Prune a config space analytically, size the rest exactly with the real compiler, "
-        "rank what fits by a performance model, and say what never fits when nothing does.",
+        "rank what fits by a performance model, and say what never fits when nothing does. The kernel "
+        "file is imported (its module-level code runs).",
     )
-    from tilefit.cli.estimate import add_kernel_arguments
-
     add_kernel_arguments(p, target_help="one target, e.g. sm_90 (default: the spec's first, else the GPU)")
     p.add_argument("--problem", action="append", default=[], metavar="BLOCK_KEY=EXTENT",
                    help="problem extent tiled by a block key, e.g. BLOCK_M=4096 (waves, padding)")
-    p.add_argument("--sm-count", type=int, help="SMs of the device, for wave quantisation")
-    p.add_argument("--margin", type=float, default=0.10, help="analytic pruning margin (default 0.10)")
-    p.add_argument("--top", type=int, default=10, help="ranked configs to print (default 10)")
+    p.add_argument("--sm-count", type=positive_int, help="SMs of the device, for wave quantisation")
+    p.add_argument("--margin", type=fraction, default=0.10, help="analytic pruning margin (default 0.10)")
+    p.add_argument("--top", type=positive_int, default=10, help="ranked configs to print (default 10)")
     p.add_argument("--format", "-f", choices=("text", "json"), default="text")
-    p.add_argument("--workers", type=int, help="compiler processes (default TILEFIT_WORKERS or one per core)")
+    p.add_argument("--workers", type=positive_int,
+                   help="compiler processes (default TILEFIT_WORKERS or one per core)")
     p.set_defaults(func=run)
 
 
@@ -60,45 +61,28 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _fit(args: argparse.Namespace) -> Any:
-    from tilefit.cli.estimate import _as_space, _load_spec, _load_triton_kernel, _parse_pairs, _values
+    from tilefit import spec as sp
+    from tilefit.fit.core import RankInputs, SearchPolicy, fit
 
-    spec, base = _load_spec(args.spec)
-    ref = args.kernel or spec.get("kernel")
-    if not ref:
-        raise InputError("no kernel: give path/to/file.py:kernel_name or `kernel:` in --spec")
-    if not args.kernel and base is not None and not Path(str(ref).rpartition(":")[0]).is_absolute():
-        ref = str(base / str(ref))
-    space = {**_as_space(spec.get("space") or {}), **_parse_pairs(args.config, "--config", _values)}
-    if not space:
-        raise InputError("no space: give --config KEY=V1,V2 or `space:` in --spec")
-    arg_types = {**{str(k): str(v) for k, v in (spec.get("args") or {}).items()},
-                 **_parse_pairs(args.arg, "--arg", str)}
-    targets = spec.get("targets") or []
-    target = args.target or (str(targets[0]) if targets else "auto")
-    tpus = _tpu_targets(args.target or ",".join(str(t) for t in targets))
-    if tpus:  # a Pallas kernel: one choice per TPU target, sized by libtpu
+    spec = load_spec(args)
+    tpus = _tpu_targets(spec.targets)
+    if tpus and spec.kernel:  # a Pallas kernel: one choice per TPU target, sized by libtpu
         from tilefit.fit.pallas import cli_fit
 
-        return cli_fit(str(ref), {**spec, "space": space}, tpus)
-    problem = {k: int(v) for k, v in _parse_pairs(args.problem, "--problem", str).items()}
-    try:
-        from tilefit.estimate import triton as tt
-    except ImportError as exc:
-        from tilefit.errors import MissingExtraError
-
-        raise MissingExtraError("triton", "triton") from exc
-    from tilefit.fit import fit
-
-    kernel = _load_triton_kernel(str(ref), tt)
-    return fit(kernel, space, target, signature=arg_types, problem=problem or None, sm_count=args.sm_count,
-               margin=args.margin, workers=args.workers)
+        return cli_fit(spec.kernel, spec.as_mapping(), tpus)
+    problem = sp.problem_pairs(args.problem)
+    policy = SearchPolicy(margin=args.margin, workers=args.workers, max_configs=args.max_configs)
+    target = sp.resolve_targets(spec.targets[:1])[0]
+    job = sp.plan(spec, [target], max_configs=args.max_configs)[0]
+    if job.configs == [{}]:
+        raise InputError("no space: give --config KEY=V1,V2 or `space:` in --spec")
+    return fit(job.kernel, job.configs, target, estimator=job.estimator(), policy=policy,
+               rank=RankInputs(problem=problem or None, sm_count=args.sm_count))
 
 
-def _tpu_targets(names: str) -> list[str]:
+def _tpu_targets(names: Sequence[str]) -> list[str]:
     """The names when every one is a TPU target (`--target v5e,v6e`), else empty (a GPU fit)."""
     from tilefit.targets import load_targets
 
-    split = [n.strip() for n in names.split(",") if n.strip()]
-    known = {t.name for t in load_targets().targets if t.kind == "tpu"}
-    resolved = [load_targets().get(n).name for n in split] if split else []
-    return resolved if resolved and all(n in known for n in resolved) else []
+    found = [load_targets().get(str(n)) for n in names]
+    return [t.name for t in found] if found and all(t.kind == "tpu" for t in found) else []

@@ -1,17 +1,22 @@
 """What every estimator returns, and the protocol a backend implements.
 
 Backends are files of this package, named by what they compile: triton.py (Triton kernels for NVIDIA
-and AMD targets), pallas.py (Pallas TPU kernels with libtpu). The file name is the registry key.
+and AMD targets), pallas.py (Pallas TPU kernels with libtpu), helion.py (Helion kernels, sized through
+the Triton code they generate). The file name is the registry key (estimate/__init__.py); each file
+ends with a module-level `BACKEND` object implementing `Backend`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict, cast, runtime_checkable
 
 from tilefit.errors import DoesNotFit
 from tilefit.resources import Resource
+
+if TYPE_CHECKING:
+    from tilefit.targets import Target
 
 Mode = Literal["fast", "full", "analytic", "exact"]
 FailureKind = Literal["compile", "crash", "timeout", "oom", "input"]
@@ -60,9 +65,48 @@ class VmemDetail:
     bytes_at_limit: int | None = None
     bytes_is_lower_bound: bool = False
     physical_reported: int | None = None
-    compiles: int = 0  # libtpu compiles spent on this result (0: model only)
+    compiles: int | None = None  # libtpu compiles spent on this result (None or 0: the model only)
     bytes_low: int | None = None  # exact mode: the size is in (bytes_low, bytes], E1001 prints 0.01 MiB
     unsure: tuple[str, ...] = ()  # what the analytic model could not see; libtpu decided the fit then
+
+
+class OverrunRow(TypedDict):
+    resource: str
+    required: int
+    limit: int
+    target: str
+
+
+class FailureRow(TypedDict):
+    kind: str
+    message: str
+    stage: str
+    returncode: int | None
+    stderr: str
+
+
+class UsageRow(TypedDict):
+    """One row of `tilefit estimate --format json` (Usage.to_dict): what renderers and tools read."""
+
+    target: str
+    resource: str
+    bytes: int | None
+    limit: int | None
+    mode: str
+    config: dict[str, Any]
+    fits: bool | None
+    error: str | None
+    seconds: float
+    registers: int | None
+    spills: int | None
+    threads: int | None
+    tensor_memory: int | None
+    over: list[OverrunRow]
+    failure: FailureRow | None
+    vmem: dict[str, Any] | None
+    compiler: str | None
+    extra: dict[str, Any]
+    percent: float | None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,7 +118,7 @@ class Usage:
     """
 
     target: str
-    resource: str
+    resource: Resource
     bytes: int | None
     limit: int | None
     mode: Mode
@@ -104,24 +148,88 @@ class Usage:
             return None
         return 100.0 * self.bytes / self.limit
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> UsageRow:
         """A JSON-ready dict (the documented `tilefit estimate --format json` row)."""
         d = dataclasses.asdict(self)
         d["config"] = dict(self.config)
         d["extra"] = dict(self.extra)
+        d["over"] = [dataclasses.asdict(o) for o in self.over]
         d["percent"] = self.percent
-        return d
+        return cast(UsageRow, d)
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> Usage:  # a UsageRow, or any mapping read from JSON
+        """Inverse of to_dict() (also of its JSON): the typed parts are rebuilt; `percent` is ignored."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        fields = {k: v for k, v in raw.items() if k in names}
+        fields["over"] = tuple(Overrun(**o) for o in raw.get("over") or ())
+        if raw.get("failure"):
+            fields["failure"] = Failure(**raw["failure"])
+        vmem = raw.get("vmem")
+        if vmem:
+            parts: dict[str, Any] = dict(vmem)
+            parts["buffers"] = tuple((str(n), int(b)) for n, b in parts.get("buffers") or ())
+            parts["prefetched_inputs"] = tuple(parts.get("prefetched_inputs") or ())
+            fields["vmem"] = VmemDetail(**parts)
+        return cls(**fields)
+
+    @property
+    def reason(self) -> str:
+        """Why it does not fit ('' when it fits): every overrun's DoesNotFit message, joined."""
+        return "; ".join(str(o) for o in self.over)
 
 
 class Estimator(Protocol):
-    """A backend that reports the on-chip memory of kernel configs."""
+    """Reports the on-chip memory of one kernel's configs; targets are resolved `Target` objects."""
 
-    def estimate(self, config: Mapping[str, Any], target: str, mode: Mode = "fast") -> Usage:
+    def estimate(self, config: Mapping[str, Any], target: Target, mode: Mode = "fast") -> Usage:
         """One config on one target; a config that does not compile is a Usage with `error` set."""
         ...
 
     def estimate_many(
-        self, configs: Sequence[Mapping[str, Any]], targets: Sequence[str], mode: Mode = "fast"
+        self,
+        configs: Sequence[Mapping[str, Any]],
+        targets: Sequence[Target],
+        mode: Mode = "fast",
+        *,
+        workers: int | None = None,
+        progress: bool | None = None,
     ) -> list[Usage]:
-        """Every config on every target; failures are results, never an abort of the sweep."""
+        """Every config on every target (config-major); failures are results, never an abort of the sweep.
+
+        `workers` bounds the compiler processes (None: the backend's default; 1: in this process);
+        `progress` shows a bar on stderr (None: when stderr is a terminal). A backend that has neither
+        accepts and ignores them.
+        """
+        ...
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """One compiler backend: which targets it serves, how it loads a kernel, and its estimator.
+
+    `load(ref, spec)` takes "path/to/file.py:name" (the file is imported: its module-level code runs)
+    and the spec mapping (args, space, params, ...), and returns the kernel object `estimator` takes.
+    """
+
+    name: str
+
+    def accepts(self, target: Target) -> bool:
+        """True when this backend can size kernels for `target`."""
+        ...
+
+    def load(self, ref: str, spec: Mapping[str, Any]) -> Any:
+        """The kernel named by `ref`; InputError when the file or name cannot be used."""
+        ...
+
+    def estimator(self, kernel: Any, spec: Mapping[str, Any]) -> Estimator:
+        """An Estimator for `kernel` with the spec's argument types or parameters."""
+        ...
+
+    def space(self, kernel: Any, spec: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The configs to try: the spec's `space` expanded, or the kernel's own when the spec has none."""
+        ...
+
+    def mode(self, requested: str) -> Mode:
+        """This backend's Mode for a command line's --mode (fast, full or analytic)."""
         ...

@@ -32,9 +32,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from tilefit import store
 from tilefit.errors import InputError, MissingExtraError, TilefitError
-from tilefit.estimate.base import Failure, FailureKind, Mode, Overrun, Usage, VmemDetail
-from tilefit.estimate.cache import DiskCache, cache_key
+from tilefit.estimate.base import Backend, Failure, FailureKind, Mode, Overrun, Usage, VmemDetail
 from tilefit.estimate.pallas_compile import (
     TopologyCache,
     compile_once,
@@ -51,11 +51,12 @@ from tilefit.estimate.pallas_layout import (
     tiling_problem,
     trace_layouts,
 )
+from tilefit.resources import Resource
 from tilefit.settings import Settings
 from tilefit.targets import Target, get_target
 from tilefit.userfile import load_module_file
 
-RESOURCE = "scoped-vmem"
+RESOURCE: Resource = "scoped-vmem"
 MIB = 1 << 20
 HEADROOM = 0.10  # 10 % above the measured need: Mosaic's internal scratch moves with jax/libtpu versions
 # Analytic estimates this close to the limit (either side) are checked by one libtpu compile: the model's
@@ -193,7 +194,7 @@ class PallasEstimator:
         s = settings or Settings.from_env()
         self._show_libtpu = s.debug
         self._topologies = TopologyCache(show_libtpu=s.debug)
-        self._cache = DiskCache(s.cache_dir / "pallas") if cache and s.use_cache else None
+        self._cache = store.Store(s.cache_dir / "pallas", store.USAGE) if cache and s.use_cache else None
         self._source = _kernel_source(kernel)
         self._on_device: bool | None = None  # whether this kernel traces under the TPU device (learnt)
 
@@ -205,7 +206,7 @@ class PallasEstimator:
         key = self._key(tgt, config) if mode != "analytic" else None
         cached = self._cache.get(key) if self._cache and key else None  # before any build or trace
         if cached is not None:
-            return _typed(cached)
+            return cached
         device = self._device(tgt)
         try:
             fn, args, layouts, unread, on_dev = self._trace(config, tgt, device)
@@ -262,7 +263,7 @@ class PallasEstimator:
         """Cache key of an exact result: kernel source, params, config, target limits and tool versions."""
         if self._source is None:
             return None
-        return cache_key({
+        return store.key({
             "backend": "pallas", "source": self._source, "params": dict(self.kernel.params),
             "config": dict(config), "target": tgt.name, "topology": tgt.topology,
             # only what an exact result depends on: the analytic model's shares in tpu.yaml do not count
@@ -271,9 +272,13 @@ class PallasEstimator:
         })
 
     def estimate_many(
-        self, configs: Sequence[Mapping[str, Any]], targets: Sequence[str | Target], mode: Mode = "exact"
+        self, configs: Sequence[Mapping[str, Any]], targets: Sequence[str | Target], mode: Mode = "exact", *,
+        workers: int | None = None, progress: bool | None = None,
     ) -> list[Usage]:
-        """Every config on every target (target-major); failures are results, never an abort."""
+        """Every config on every target (target-major); failures are results, never an abort.
+
+        Compiles run in this process (libtpu is not forked): `workers` and `progress` are accepted, unused.
+        """
         return [self.estimate(c, t, mode) for t in targets for c in configs]
 
     def layouts(self, config: Mapping[str, Any], target: str | Target | None = None) -> list[CallLayout]:
@@ -381,21 +386,6 @@ class PallasEstimator:
             config=dict(config), fits=fits, seconds=time.perf_counter() - start, vmem=vmem,
             over=_over(tgt, need, limit, fits), compiler=f"libtpu {_tool_versions()['libtpu']}",
         )
-
-
-def _typed(u: Usage) -> Usage:
-    """A cached Usage with its typed parts rebuilt from the JSON dicts the cache stores."""
-    vmem = u.vmem
-    if isinstance(vmem, Mapping):
-        fields = {f.name for f in dataclasses.fields(VmemDetail)}
-        raw = {k: v for k, v in vmem.items() if k in fields}
-        raw["buffers"] = tuple((str(n), int(b)) for n, b in raw.get("buffers") or ())
-        for name in ("prefetched_inputs", "unsure"):
-            raw[name] = tuple(raw.get(name) or ())
-        vmem = VmemDetail(**raw)
-    over = tuple(Overrun(**o) if isinstance(o, Mapping) else o for o in u.over)
-    failure = Failure(**u.failure) if isinstance(u.failure, Mapping) else u.failure
-    return dataclasses.replace(u, vmem=vmem, over=over, failure=failure, config=dict(u.config))
 
 
 def _main_call(layouts: list[CallLayout]) -> CallLayout:
@@ -591,3 +581,28 @@ def cli_estimate(ref: str, spec: Mapping[str, Any], targets: list[Target], mode:
     m: Mode = "analytic" if mode == "analytic" else "exact"
     return [est.estimate(c, tpu_target(t), m) for t in targets for c in configs]
 
+
+
+class _Backend:
+    """The registry's view of this file (estimate/__init__.py): Pallas TPU kernels on TPU targets."""
+
+    name = "pallas"
+
+    def accepts(self, target: Target) -> bool:
+        return target.kind == "tpu" and bool(target.topology)
+
+    def load(self, ref: str, spec: Mapping[str, Any]) -> PallasKernel:
+        return load_kernel(ref).with_spec(spec)
+
+    def estimator(self, kernel: PallasKernel, spec: Mapping[str, Any]) -> PallasEstimator:
+        return PallasEstimator(kernel)
+
+    def space(self, kernel: PallasKernel, spec: Mapping[str, Any]) -> list[dict[str, Any]]:
+        configs: list[dict[str, Any]] = list(kernel.configs())
+        return configs
+
+    def mode(self, requested: str) -> Mode:
+        return "analytic" if requested == "analytic" else "exact"
+
+
+BACKEND: Backend = _Backend()

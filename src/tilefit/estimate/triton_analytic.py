@@ -69,16 +69,17 @@ class Dot:
 
 
 def hopper_like(target: Target) -> bool:
-    """wgmma/tcgen05 targets (sm_90, sm_100, sm_103): operands live in shared memory for every stage."""
-    assert target.triton is not None
-    arch = target.triton.arch
-    return target.triton.backend == "cuda" and isinstance(arch, int) and arch >= 90 and arch // 10 != 12
+    """Targets whose dots read both operands from shared memory for every stage (wgmma/tcgen05: sm_90,
+    sm_100, sm_103): `triton_dot_operands_every_stage` in data/targets/nvidia.yaml."""
+    return bool(target.limit("triton_dot_operands_every_stage"))
 
 
 def default_stages(target: Target) -> int:
-    """Triton's default num_stages: 3 on CUDA, 2 on HIP."""
-    assert target.triton is not None
-    return 3 if target.triton.backend == "cuda" else 2
+    """Triton's default num_stages for the target's backend (`triton_default_num_stages`: 3 CUDA, 2 HIP)."""
+    stages = target.limit("triton_default_num_stages")
+    if stages is None:
+        raise InputError(f"{target.name}: no triton_default_num_stages in its targets data")
+    return stages
 
 
 @dataclasses.dataclass(frozen=True)

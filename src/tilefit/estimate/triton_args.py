@@ -2,9 +2,10 @@
 
 Triton's JIT specialises every non-constexpr argument at launch: a pointer (tensor) or integer divisible
 by 16 gets `tt.divisibility = 16`, an integer equal to 1 becomes a constant. Without the same
-specialisation loads are not pipelined and the shared memory comes out far too small (FACTS.md: 32768
-instead of 98304 for a 128x128x64 fp16 matmul, 3 stages, sm_90). So tilefit never re-implements those rules:
-it turns each declared `Arg` into a value (`stand_in`) and hands it to the JIT's own binder.
+specialisation loads are not pipelined and the shared memory comes out far too small (32768
+instead of 98304 for a 128x128x64 fp16 matmul, 3 stages, sm_90; tests/compile/test_triton_estimate.py).
+So tilefit never re-implements those rules: it turns each declared `Arg` into a value (`stand_in`) and
+hands it to the JIT's own binder.
 
 No triton import here: parsing and describing types needs nothing installed.
 """
@@ -30,10 +31,6 @@ _ALIASES: Mapping[str, str] = {
     "int16": "i16", "int32": "i32", "int": "i32", "int64": "i64", "uint8": "u8", "uint16": "u16",
     "uint32": "u32", "uint64": "u64", "float8_e4m3fn": "fp8e4nv", "float8_e5m2": "fp8e5",
 }
-_BYTES: Mapping[str, int] = {
-    "i1": 1, "i8": 1, "u8": 1, "i16": 2, "u16": 2, "i32": 4, "u32": 4, "i64": 8, "u64": 8,
-    "fp16": 2, "bf16": 2, "fp32": 4, "fp64": 8,
-}
 # Integer stand-ins: the JIT types a Python int as i32 below 2**31, i64 below 2**63, u64 above.
 _INT_BASE: Mapping[str, int] = {"i32": 0, "i64": 2**32, "u64": 2**63}
 
@@ -45,11 +42,6 @@ def canonical_dtype(name: str) -> str:
     if key not in _TL_NAMES:
         raise InputError(f"unknown Triton type {name!r}; known: {', '.join(sorted(_TL_NAMES))}")
     return key
-
-
-def dtype_bytes(dtype: str) -> int:
-    """Bytes of one element of a canonical dtype (fp8 types: 1)."""
-    return _BYTES.get(dtype, 1)
 
 
 @dataclasses.dataclass(frozen=True)

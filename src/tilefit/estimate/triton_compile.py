@@ -20,7 +20,7 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from tilefit.errors import InputError
+from tilefit.errors import InputError, UnsupportedTarget
 
 LAUNCH_OPTIONS = (
     "num_warps", "num_stages", "num_ctas", "maxnreg", "waves_per_eu", "matrix_instr_nonkdim", "kpack",
@@ -126,6 +126,27 @@ def _add(fn: Callable[..., Any], *variants: tuple[Any, ...]) -> None:
                 raise
 
 
+@dataclasses.dataclass(frozen=True)
+class Family:
+    """What differs between Triton's GPU families: the allocation passes and the binary's resource reader."""
+
+    name: str
+    allocation: Callable[[Any, Any, Any], None]  # (pass manager, GPUTarget, options)
+    binary: str  # the key of CompiledKernel.asm holding the binary compile_full reads
+    resources: Callable[[Any], tuple[int | None, int | None, dict[str, Any]]]
+
+
+def family(backend: str) -> Family:
+    """The Family of a Triton backend name ("cuda", "hip"); UnsupportedTarget for any other (e.g. "xpu")."""
+    found = FAMILIES.get(backend)
+    if found is None:
+        raise UnsupportedTarget(
+            f"Triton backend {backend!r}", "tilefit does not know this family's shared-memory allocation passes",
+            [f"{k} ({f.name})" for k, f in FAMILIES.items()],
+        )
+    return found
+
+
 def _nvidia_allocation(pm: Any, target: Any, options: Any) -> None:
     # The head of CUDABackend.make_llir (3.6 and 3.9) up to add_allocate_tensor_memory; consan/gsan off.
     from triton._C.libtriton import nvidia, passes
@@ -140,7 +161,7 @@ def _nvidia_allocation(pm: Any, target: Any, options: Any) -> None:
     nvidia.passes.ttnvgpuir.add_allocate_tensor_memory(pm)
 
 
-def _amd_allocation(pm: Any, options: Any) -> None:
+def _amd_allocation(pm: Any, target: Any, options: Any) -> None:
     # The head of HIPBackend.make_llir: 3.6 runs optimize_lds_usage (which can shrink LDS), 3.9 runs
     # warp_pipeline_conversion instead; both end with add_allocate_shared_memory.
     from triton._C.libtriton import amd, passes
@@ -161,12 +182,10 @@ def compile_fast(kernel: Any, target: Any, sp: Specialised) -> Measured:
     """Stop after TTGIR and run only the shared-memory allocation: the exact `metadata.shared`."""
     from triton._C.libtriton import ir
 
+    fam = family(target.backend)
     module, _backend, options = lower(kernel, target, sp)
     pm = ir.pass_manager(module.context)
-    if target.backend == "cuda":
-        _nvidia_allocation(pm, target, options)
-    else:
-        _amd_allocation(pm, options)
+    fam.allocation(pm, target, options)
     pm.run(module, "tilefit_allocate_shared_memory")
     warps = module.get_int_attr("ttg.total-num-warps") or options.num_warps
     return Measured(
@@ -181,13 +200,11 @@ def compile_full(kernel: Any, target: Any, sp: Specialised) -> Measured:
     import triton
     from triton.compiler import ASTSource
 
+    fam = family(target.backend)
     src = ASTSource(kernel, sp.signature, sp.constexprs, sp.attrs)
     compiled = triton.compile(src, target=target, options=dict(sp.options))
     md = compiled.metadata
-    if target.backend == "cuda":
-        regs, spills, extra = _cuda_resources(compiled.asm["cubin"])
-    else:
-        regs, spills, extra = _amd_resources(compiled.asm["amdgcn"])
+    regs, spills, extra = fam.resources(compiled.asm[fam.binary])
     return Measured(
         shared=int(md.shared), tensor_memory=getattr(md, "tmem_size", None), num_warps=int(md.num_warps),
         registers=regs, spills=spills, extra=extra,
@@ -221,6 +238,12 @@ def _amd_resources(amdgcn: str) -> tuple[int | None, int | None, dict[str, Any]]
 
     extra = {"sgpr_count": field("sgpr_count"), "sgpr_spill_count": field("sgpr_spill_count")}
     return field("vgpr_count"), field("vgpr_spill_count"), extra
+
+
+FAMILIES: Mapping[str, Family] = {
+    "cuda": Family("NVIDIA", _nvidia_allocation, "cubin", _cuda_resources),
+    "hip": Family("AMD", _amd_allocation, "amdgcn", _amd_resources),
+}
 
 
 @contextlib.contextmanager

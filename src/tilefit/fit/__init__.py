@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from tilefit.fit.core import fit
+from tilefit.fit.core import RankInputs, SearchPolicy, fit
 from tilefit.fit.perf import DeviceModel, Score, score
 from tilefit.fit.report import Dropped, FitResult, Ranked
-from tilefit.fit.space import as_config, expand, format_config
+from tilefit.space import as_config, expand, format_config
 
 __all__ = [
     "DeviceModel",
     "Dropped",
     "FitResult",
+    "RankInputs",
     "Ranked",
     "Score",
+    "SearchPolicy",
     "as_config",
     "expand",
     "fit",

@@ -11,125 +11,194 @@
    the best `top_k` with triton.testing.do_bench;
 4. if nothing fits, raise NoConfigFits naming what never fits and the rewrite that fixes it.
 
+How to search is a `SearchPolicy`; what ranks the survivors is `RankInputs`. The estimator comes from the
+backend registry (estimate/__init__.py: backend_for(target)) unless one is given.
 A config that does not fit or does not compile is data (fit/report.py: Dropped), never an abort.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import inspect
+import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tilefit.estimate.base import Estimator, Usage
-from tilefit.fit.diagnose import no_config_fits
-from tilefit.fit.perf import DeviceModel, Grid, score
+from tilefit.errors import InputError
+from tilefit.estimate.base import Estimator, Mode, Usage
+from tilefit.fit.nofit import no_config_fits
+from tilefit.fit.perf import DeviceModel, Grid, Score, score
 from tilefit.fit.report import Dropped, FitResult, Ranked
-from tilefit.fit.space import Config, Space, expand
+from tilefit.space import MAX_CONFIGS, Config, Space, expand
 from tilefit.targets import Target, get_target
 
 Bench = Callable[[Mapping[str, Any]], float]
 
 
+@dataclasses.dataclass(frozen=True)
+class SearchPolicy:
+    """How fit() searches: prune margin, how many to keep exact, which passes, how many compilers.
+
+    `exhaustive=True` (or `workers`) compiles every survivor of the analytic prune instead of stopping at
+    the bound, so the report has exact bytes for every config. `max_configs` refuses larger spaces at once.
+    """
+
+    margin: float = 0.10
+    top_k: int = 5
+    analytic: bool = True
+    exhaustive: bool = False
+    workers: int | None = None
+    max_configs: int | None = MAX_CONFIGS
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.margin) and self.margin >= 0):
+            raise InputError(f"margin must be a finite number >= 0, not {self.margin}")
+        if self.top_k < 1:
+            raise InputError(f"top_k must be at least 1, not {self.top_k}")
+        if self.workers is not None and self.workers < 1:
+            raise InputError(f"workers must be at least 1, not {self.workers}")
+        if self.max_configs is not None and self.max_configs < 1:
+            raise InputError(f"max_configs must be at least 1, not {self.max_configs}")
+
+    def but(self, **changes: Any) -> SearchPolicy:
+        """A copy with some fields changed."""
+        return dataclasses.replace(self, **changes)
+
+
+@dataclasses.dataclass(frozen=True)
+class RankInputs:
+    """What the performance model ranks by: the launch grid or problem extents, the SM count, and the
+    full-width dims (`fixed`, named by `names`) that the NoConfigFits message explains."""
+
+    grid: Grid | None = None
+    problem: Mapping[str, int] | None = None
+    sm_count: int | None = None
+    fixed: Mapping[str, int] | None = None
+    names: Mapping[str, str] | None = None
+    reduction: tuple[str, ...] = ()  # block keys of inner (K-like) loops, e.g. HelionEstimator.reduction_keys()
+    held: Callable[[Mapping[str, Any]], int] | None = None  # elements a config holds whole per tile row
+
+    def score(self, config: Mapping[str, Any], usage: Usage | None, device: DeviceModel) -> Score:
+        held = self.held(config) if self.held is not None else 1
+        return score(config, usage, device, grid=self.grid, problem=self.problem, reduction=self.reduction,
+                     held=held)
+
+
+_POLICY_KEYS = frozenset(f.name for f in dataclasses.fields(SearchPolicy))
+_RANK_KEYS = frozenset(f.name for f in dataclasses.fields(RankInputs))
+
+
 def fit(
     kernel: Any,
     space: Space,
-    target: str = "auto",
+    target: str | Target = "auto",
     *,
     args: Sequence[Any] | Mapping[str, Any] | None = None,
     signature: Mapping[str, Any] | None = None,
     measure: bool = False,
-    grid: Grid | None = None,
-    problem: Mapping[str, int] | None = None,
-    sm_count: int | None = None,
-    margin: float = 0.10,
-    top_k: int = 5,
-    analytic: bool = True,
     estimator: Estimator | None = None,
     bench: Bench | None = None,
-    fixed: Mapping[str, int] | None = None,
-    names: Mapping[str, str] | None = None,
-    workers: int | None = None,
-    exhaustive: bool = False,
+    policy: SearchPolicy | None = None,
+    rank: RankInputs | None = None,
+    **fields: Any,
 ) -> FitResult:
     """Choose the best config of `space` that fits `target`; raise NoConfigFits when none does.
 
-    `grid` (config -> launch grid) or `problem` ({"BLOCK_M": M, ...}) lets the model count programs for
-    wave quantisation; `measure=True` times the `top_k` best on the current GPU (`args` and `grid` needed,
-    or a `bench(config) -> ms`). `fixed`/`names` describe full-width dims for the NoConfigFits message.
-    `exhaustive=True` (or `workers`) compiles every survivor of the analytic prune instead of stopping
-    at the bound, so the report has exact bytes for every config.
+    `policy` says how to search, `rank` what to rank by; their fields may also be given as keywords
+    (`margin=`, `top_k=`, `grid=`, `problem=`, ...), which override the objects'. `measure=True` times the
+    `top_k` best on the current GPU (`args` and `grid` needed, or a `bench(config) -> ms`).
     """
+    policy, rank = _split_fields(policy or SearchPolicy(), rank or RankInputs(), fields)
     start = time.perf_counter()
-    configs = expand(space)
-    est = estimator if estimator is not None else _triton_estimator(kernel, args, signature)
-    tname = _target_name(target)
+    tgt = _resolve(target)
+    configs = expand(space, limit=policy.max_configs)
+    est = estimator if estimator is not None else _default_estimator(kernel, tgt, args, signature)
+    device = DeviceModel.from_target(tgt, sm_count=rank.sm_count or _live_sm_count(tgt.name))
     dropped: list[Dropped] = []
-    device = DeviceModel.from_target(get_target(tname), sm_count=sm_count or _live_sm_count(tname))
     models: dict[int, Usage] = {}
-    survivors = _prune_analytic(est, configs, tname, margin, dropped, models) if analytic else configs
-    if models and get_target(tname).vendor == "nvidia" and workers is None and not exhaustive:
-        def bound(cfg: Config) -> float:
-            return score(cfg, models.get(id(cfg)), device, grid=grid, problem=problem).value
-
-        def exact_score(u: Usage) -> float:
-            return score(u.config, u, device, grid=grid, problem=problem).value
-
-        fitting = _exact_bounded(est, survivors, tname, dropped, models, bound, exact_score, top_k)
-    else:
-        fitting = _exact(est, survivors, tname, dropped, workers)
-    if not fitting:
-        raise _nothing_fits(tname, configs, dropped, fixed, names, est)
-    ranked = sorted(
-        (Ranked(u.config, u, score(u.config, u, device, grid=grid, problem=problem)) for u in fitting),
-        key=lambda r: (-r.score.value, r.usage.bytes or 0),
-    )
-    if measure:
-        runner = bench or _triton_bench(kernel, args, grid)
-        ranked = _measure(ranked, runner, top_k, dropped)
-        if not ranked:
-            raise _nothing_fits(tname, configs, dropped, fixed, names, est)
-    best = ranked[0]
+    survivors = _prune_analytic(est, configs, tgt, policy.margin, dropped, models) if policy.analytic else configs
+    fitting = _compile(est, survivors, tgt, dropped, models, policy, lambda c, u: rank.score(c, u, device).value)
+    ranked = _rank(fitting, rank, device)
+    if measure and ranked:
+        ranked = _measure(ranked, bench or _triton_bench(kernel, args, rank.grid), policy.top_k, dropped)
+    if not ranked:
+        raise _nothing_fits(tgt, configs, dropped, rank, est)
     return FitResult(
-        target=tname, config=dict(best.config), usage=best.usage, ranked=tuple(ranked),
+        target=tgt.name, config=dict(ranked[0].config), usage=ranked[0].usage, ranked=tuple(ranked),
         dropped=tuple(dropped), tried=len(configs), seconds=time.perf_counter() - start, measured=measure,
     )
 
 
-def _target_name(target: str | Target) -> str:
+def _split_fields(
+    policy: SearchPolicy, rank: RankInputs, fields: Mapping[str, Any]
+) -> tuple[SearchPolicy, RankInputs]:
+    """Keyword fields of fit() laid over the policy and rank objects; TypeError for an unknown one."""
+    unknown = set(fields) - _POLICY_KEYS - _RANK_KEYS
+    if unknown:
+        raise TypeError(f"fit() got unexpected keyword arguments {sorted(unknown)}")
+    p = {k: v for k, v in fields.items() if k in _POLICY_KEYS}
+    r = {k: v for k, v in fields.items() if k in _RANK_KEYS}
+    return (policy.but(**p) if p else policy), (dataclasses.replace(rank, **r) if r else rank)
+
+
+def _resolve(target: str | Target) -> Target:
     if isinstance(target, Target):
-        return target.name
+        return target
     if target == "auto":
         from tilefit.estimate.triton import resolve_target
 
-        return resolve_target("auto").name
-    return get_target(target).name
+        return resolve_target("auto")
+    return get_target(target)
 
 
-def _triton_estimator(kernel: Any, args: Any, signature: Any) -> Estimator:
-    from tilefit.estimate.triton import TritonEstimator
+def _default_estimator(kernel: Any, target: Target, args: Any, signature: Any) -> Estimator:
+    """The estimator of the backend that serves `target` (estimate/__init__.py), for this kernel."""
+    from tilefit.estimate import backend_for
 
-    return TritonEstimator(kernel, args=args, signature=signature)
+    backend = backend_for(target)
+    if backend.name == "triton":  # the API also takes runtime argument values, not only types
+        from tilefit.estimate.triton import TritonEstimator
+
+        return TritonEstimator(kernel, args=args, signature=signature)
+    return backend.estimator(kernel, {"args": dict(signature or {})})
+
+
+def _compile(
+    est: Estimator, configs: list[Config], target: Target, dropped: list[Dropped], models: dict[int, Usage],
+    policy: SearchPolicy, score_of: Callable[[Config, Usage | None], float],
+) -> list[Usage]:
+    """Exact sizes of the survivors: bounded by the model's score where it bounds (NVIDIA), else all."""
+    if not (models and target.vendor == "nvidia" and policy.workers is None and not policy.exhaustive):
+        return _exact(est, configs, target, dropped, policy.workers)
+
+    def bound(cfg: Config) -> float:
+        return score_of(cfg, models.get(id(cfg)))
+
+    def exact_score(u: Usage) -> float:
+        return score_of(dict(u.config), u)
+
+    return _exact_bounded(est, configs, target, dropped, models, bound, exact_score, policy.top_k)
+
+
+def _rank(fitting: list[Usage], rank: RankInputs, device: DeviceModel) -> list[Ranked]:
+    """The configs that fit, best score first (fewer bytes breaks ties)."""
+    return sorted(
+        (Ranked(u.config, u, rank.score(u.config, u, device)) for u in fitting),
+        key=lambda r: (-r.score.value, r.usage.bytes or 0),
+    )
 
 
 def estimate_all(
-    est: Estimator, configs: Sequence[Config], target: str, mode: str, workers: int | None = None
+    est: Estimator, configs: Sequence[Config], target: Target, mode: Mode, workers: int | None = None
 ) -> list[Usage]:
-    """est.estimate_many for one target, passing workers/progress only where the estimator takes them."""
+    """est.estimate_many for one target, with no progress bar (fit prints its own report)."""
     if not configs:
         return []
-    params = inspect.signature(est.estimate_many).parameters
-    kwargs: dict[str, Any] = {}
-    if "workers" in params:
-        kwargs["workers"] = workers
-    if "progress" in params:
-        kwargs["progress"] = False
-    return list(est.estimate_many(configs, [target], mode, **kwargs))  # type: ignore[arg-type]
+    return list(est.estimate_many(configs, [target], mode, workers=workers, progress=False))
 
 
 def _prune_analytic(
-    est: Estimator, configs: list[Config], target: str, margin: float, dropped: list[Dropped],
+    est: Estimator, configs: list[Config], target: Target, margin: float, dropped: list[Dropped],
     models: dict[int, Usage] | None = None,
 ) -> list[Config]:
     """Drop configs whose model bytes exceed limit x (1 + margin); keep any the model cannot size.
@@ -159,7 +228,7 @@ def _prune_analytic(
 
 
 def _exact(
-    est: Estimator, configs: list[Config], target: str, dropped: list[Dropped], workers: int | None
+    est: Estimator, configs: list[Config], target: Target, dropped: list[Dropped], workers: int | None
 ) -> list[Usage]:
     """Ask the compiler; return the usages that fit and record the rest."""
     return _sort_out(configs, estimate_all(est, configs, target, "fast", workers), dropped)
@@ -172,14 +241,14 @@ def _sort_out(configs: list[Config], usages: list[Usage], dropped: list[Dropped]
         if u.error is not None or u.fits is None:
             dropped.append(Dropped(cfg, "compile-error", u.bytes, u.limit, u.error or "no result"))
         elif not u.fits:
-            dropped.append(Dropped(cfg, "over-limit", u.bytes, u.limit, str(u.extra.get("reason", ""))))
+            dropped.append(Dropped(cfg, "over-limit", u.bytes, u.limit, u.reason))
         else:
             fitting.append(u if dict(u.config) == cfg else _with_config(u, cfg))
     return fitting
 
 
 def _exact_bounded(
-    est: Estimator, configs: list[Config], target: str, dropped: list[Dropped],
+    est: Estimator, configs: list[Config], target: Target, dropped: list[Dropped],
     models: Mapping[int, Usage], bound: Callable[[Config], float], exact_score: Callable[[Usage], float],
     top_k: int,
 ) -> list[Usage]:
@@ -219,23 +288,17 @@ def _with_config(u: Usage, cfg: Config) -> Usage:
 
 
 def _nothing_fits(
-    target: str,
-    configs: list[Config],
-    dropped: list[Dropped],
-    fixed: Mapping[str, int] | None,
-    names: Mapping[str, str] | None,
-    est: Estimator,
+    target: Target, configs: list[Config], dropped: list[Dropped], rank: RankInputs, est: Estimator
 ) -> Exception:
-    tgt = get_target(target)
-    limit = next((d.limit for d in dropped if d.limit), None) or tgt.limit_for("shared-memory") or 0
-    resource = "shared memory" if tgt.kind == "gpu" else "VMEM"
+    resource = "shared-memory" if target.kind == "gpu" else "scoped-vmem"
+    limit = next((d.limit for d in dropped if d.limit), None) or target.limit_for(resource) or 0
 
     def probe(config: Mapping[str, Any]) -> int | None:
         return est.estimate(config, target, "fast").bytes
 
     return no_config_fits(
-        target=target, resource=resource, limit=limit, configs=configs, dropped=dropped,
-        fixed=fixed, names=names, probe=probe,
+        target=target.name, resource=resource, limit=limit, configs=configs, dropped=dropped,
+        fixed=rank.fixed, names=rank.names, probe=probe,
     )
 
 

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tilefit.estimate.base import Usage
-from tilefit.fit.space import LAUNCH_KEYS, block_keys
+from tilefit.space import block_keys
 from tilefit.targets import Target
 
 Grid = Callable[[Mapping[str, Any]], "tuple[int, ...] | int"]
@@ -158,14 +158,16 @@ def score(
     *,
     grid: Grid | None = None,
     problem: Mapping[str, int] | None = None,
+    reduction: Sequence[str] = (),
+    held: int = 1,
 ) -> Score:
-    """Score one config that fits (higher is better)."""
+    """Score one config that fits (higher is better).
+
+    `reduction`: block keys that tile an inner loop, not the output (Helion's K-like dims); `held`:
+    elements each tile row keeps live beyond its tile sizes (a full-width dim Helion holds whole).
+    """
     warps = int(config.get("num_warps", 4))
     stages = int(config.get("num_stages", 1) or 1)
-    extra = usage.extra if usage is not None else {}
-    reduction = [str(k) for k in extra.get("reduction_keys", ())]
-    # Elements each tile row keeps live beyond its tile sizes (a full-width dim Helion holds whole).
-    held = int(extra.get("held_elements", 1))
     r = reuse(config, reduction)
     w = work(config)
     amort = w / (w + 1024)
@@ -185,7 +187,3 @@ def score(
     value = r * amort * hide * pressure * waves * util
     return Score(value, r, amort, bps, hide, pressure, waves, n_prog, util)
 
-
-def launch_options(config: Mapping[str, Any]) -> dict[str, Any]:
-    """The launch options of a config (num_warps, num_stages, ...)."""
-    return {k: config[k] for k in LAUNCH_KEYS if k in config}

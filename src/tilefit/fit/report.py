@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from tilefit.estimate.base import Usage
 from tilefit.fit.perf import Score
-from tilefit.fit.space import format_config
+from tilefit.space import format_config
 from tilefit.units import format_bytes
 
 # analytic: the model's bytes exceed the limit by more than the safety margin (no compile was run);

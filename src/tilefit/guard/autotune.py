@@ -13,8 +13,8 @@ from tilefit.errors import TilefitWarning
 from tilefit.fit.diagnose import no_config_fits
 from tilefit.fit.report import Dropped
 from tilefit.fit.space import as_config, format_config
-from tilefit.guard.store import DecisionStore, stable_key
 from tilefit.settings import Settings
+from tilefit.store import DecisionStore, stable_key
 
 
 def fitting_configs(
@@ -38,9 +38,9 @@ def fitting_configs(
     s = settings or Settings.from_env()
     store = DecisionStore(s.cache_dir, str(fn.cache_key), fn.__name__) if s.use_cache else None
     key = stable_key({"configs": flat, "args": {k: _spec(v) for k, v in named_args.items()}})
-    stored = store.get(tname, key) if store else None
+    stored = store.keep(tname, key, len(configs)) if store else None  # indices checked against configs
     if stored is not None:
-        return [configs[i] for i in stored["keep"]]
+        return [configs[i] for i in stored]
     # call_kwargs also carries the launcher's own options (grid, warmup, ...): keep kernel arguments only.
     runtime = {p.name for p in fn.params if not p.is_constexpr}
     args = {**{k: v for k, v in named_args.items() if k in runtime},

@@ -27,8 +27,8 @@ from typing import Any
 from tilefit.errors import TilefitWarning
 from tilefit.fit.core import fit
 from tilefit.fit.space import LAUNCH_KEYS, format_config
-from tilefit.guard.store import DecisionStore, stable_key
 from tilefit.settings import Settings
+from tilefit.store import DecisionStore, stable_key
 
 # Triton's launch defaults for NVIDIA (triton/backends/nvidia/compiler.py CUDAOptions).
 _DEFAULTS = {"num_warps": 4, "num_stages": 3}
@@ -130,9 +130,9 @@ class GuardedKernel:
         dev = self._device(index)
         config = {**{k: v for k, v in _DEFAULTS.items() if k not in kwargs}, **self._config_of(kwargs)}
         skey = stable_key({"config": config, "args": [repr(arg_spec(a)) for a in args]})
-        stored = self.store.get(dev.key, skey) if self.store else None
+        stored = self.store.config(dev.key, skey, like=config) if self.store else None
         if stored is not None:
-            new = dict(stored["config"])
+            new = stored
         else:
             new = self._check(dev, args, config)
             if self.store:
@@ -247,9 +247,9 @@ class GuardedHelion:
         target = dev.target if dev else self.target
         store = DecisionStore(self.settings.cache_dir, stable_key(_helion_id(bound)), _helion_name(bound))
         skey = stable_key({"config": flat_config(implicit), "args": [repr(arg_spec(a)) for a in args]})
-        stored = store.get(dev.key if dev else target, skey) if self.settings.use_cache else None
+        stored = store.config(dev.key if dev else target, skey) if self.settings.use_cache else None
         if stored is not None:
-            chosen = to_helion(bound, stored["config"])
+            chosen = to_helion(bound, stored)
         else:
             chosen = _helion_fitting(bound, args, target)
             if self.settings.use_cache:

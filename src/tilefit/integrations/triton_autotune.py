@@ -5,10 +5,11 @@
     def kernel(...): ...
 
 Stock Triton compiles every config fully and only learns at load time (OutOfResources) that it does not
-fit, paying the whole compile for nothing (FACTS.md). This prune asks Triton's allocation pass for the exact
-shared memory of each config on the current device (fast mode, ~0.1 s) and keeps those that fit. It never
-returns [] (Triton's contract): when none fits it raises NoConfigFits saying what never fits. The kept set
-is remembered on disk per kernel, key and device (Settings.cache_dir/guard).
+fit, paying the whole compile for nothing (Triton checks `metadata.shared` only in
+CompiledKernel._init_handles, after triton.compile has produced the binary). This prune asks Triton's
+allocation pass for the exact shared memory of each config on the current device (fast mode, ~0.1 s)
+and keeps those that fit. It never returns [] (Triton's contract): when none fits it raises NoConfigFits
+saying what never fits. The kept set is remembered on disk per kernel, key and device (Settings.cache_dir/guard).
 
 The prune needs the kernel; Triton passes only (configs, named_args, **kwargs), so `early_config_prune`
 finds the calling Autotuner on the stack. `make_prune(kernel=..., target=...)` binds them explicitly.

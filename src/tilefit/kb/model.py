@@ -8,15 +8,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, get_args
 
 from tilefit.errors import KnowledgeBaseError
+from tilefit.resources import ON_CHIP, RESOURCES, Resource
 
-Resource = Literal[
-    "shared-memory", "static-shared-memory", "registers", "threads", "tensor-memory",
-    "vmem", "scoped-vmem", "tpu-smem",
-    "host-memory", "compile-time", "hbm", "host-shared-memory", "host-threads",
-]
-RESOURCES: tuple[str, ...] = get_args(Resource)
-# The first eight resources live on the accelerator chip itself.
-ON_CHIP: frozenset[str] = frozenset(RESOURCES[:8])
 Severity = Literal["error", "warning", "info"]
 Phase = Literal["compile", "load", "launch", "autotune", "runtime", "build"]
 Vendor = Literal["nvidia", "amd", "intel", "google", "any"]

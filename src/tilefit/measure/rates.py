@@ -1,5 +1,7 @@
 """`tilefit kb measure`: how often each recommended fix turns a failing config into a fitting one.
 
+This harness sits above estimate and fit (it runs both); the knowledge base (kb/) only stores its records.
+
 A plan (benchmarks/kb_measure.yaml) names real kernels, their config spaces and the targets. Every
 config is estimated exactly (Triton's allocation pass; libtpu compiles for TPUs); the ones over the
 limit form the failing population. Each fix of the knowledge base becomes a concrete rule (num_stages
@@ -34,8 +36,9 @@ _MIN_BLOCK = 16
 
 @dataclasses.dataclass(frozen=True)
 class Rule:
-    """A fix of the knowledge base made concrete: the knob it turns and how."""
+    """A fix of the knowledge base made concrete: the knob it turns and how. A plan refers to it by `id`."""
 
+    id: str
     name: str
     knob: str
     apply: Apply
@@ -70,11 +73,12 @@ def gpu_rules(pop: Population) -> list[Rule]:
     """The GPU shared-memory fixes as rules; the population's fixed keys are sizes no fix may change."""
     fixed, k_key = pop.fixed_keys, pop.k_key
     return [
-        Rule("num_stages -> 1", "num_stages", _num_stages_to_1),
-        Rule("halve the K-loop block (BLOCK_K)", "block_k",
+        Rule("num-stages-to-1", "num_stages -> 1", "num_stages", _num_stages_to_1),
+        Rule("halve-k-block", "halve the K-loop block (BLOCK_K)", "block_k",
              lambda c, _u: _halve(k_key)(c, fixed) if k_key else None),
-        Rule("halve the largest block", "block", lambda c, _u: _halve_largest(c, fixed)),
-        Rule("every block to its floor (16) and num_stages -> 1", "block", lambda c, _u: _floor_all(c, fixed)),
+        Rule("halve-largest-block", "halve the largest block", "block", lambda c, _u: _halve_largest(c, fixed)),
+        Rule("floor-blocks-and-stages", "every block to its floor (16) and num_stages -> 1", "block",
+             lambda c, _u: _floor_all(c, fixed)),
     ]
 
 
@@ -86,7 +90,7 @@ def _floor_all(c: Config, fixed: Sequence[str]) -> Config | None:
 
 
 def _raise_vmem_limit(c: Config, u: Usage) -> Config | None:
-    physical = int(u.extra.get("physical", 0) or 0)
+    physical = int((u.vmem.physical if u.vmem else None) or u.extra.get("physical", 0) or 0)
     if u.bytes is None or not physical:
         return None
     mib = 1 << 20
@@ -107,9 +111,9 @@ def tpu_rules(pop: Population) -> list[Rule]:
         return {**c, key: int(c[key]) // 2}
 
     return [
-        Rule("raise vmem_limit_bytes to 1.25x the need (capped at physical VMEM)", "vmem_limit_bytes",
-             _raise_vmem_limit),
-        Rule("halve the largest block", "block", halve_largest),
+        Rule("raise-vmem-limit", "raise vmem_limit_bytes to 1.25x the need (capped at physical VMEM)",
+             "vmem_limit_bytes", _raise_vmem_limit),
+        Rule("halve-largest-block", "halve the largest block", "block", halve_largest),
     ]
 
 
@@ -117,7 +121,7 @@ def tpu_rules(pop: Population) -> list[Rule]:
 class RuleResult:
     """One rule over one population."""
 
-    entries: Mapping[str, Mapping[str, str]]  # entry id -> {fix knob: rule name} (from the plan)
+    entries: Mapping[str, Mapping[str, str]]  # entry id -> {fix knob: rule id} (from the plan)
     rule: Rule
     n: int = 0
     fixed: int = 0
@@ -174,7 +178,7 @@ def measure(populations: Sequence[Population], rules_for: Callable[[Population],
             failing = random.Random(f"{seed}:{pop.kernel}:{pop.target}").sample(failing, sample)
         best = pop.best_score()
         for rule in rules_for(pop):
-            res = results.setdefault(rule.name, RuleResult(entries, rule, method=method))
+            res = results.setdefault(rule.id, RuleResult(entries, rule, method=method))
             fixed_cfgs = [rule.apply(dict(u.config), u) for u in failing]
             todo = [c for c in fixed_cfgs if c is not None]
             after = iter(pop.estimate(todo)) if todo else iter(())
@@ -278,7 +282,7 @@ def _tools(kinds: set[str]) -> dict[str, str]:
 def run_plan(plan_path: Path, *, only: str | None = None, sample: int | None = None, seed: int = 0,
              workers: int | None = None) -> list[tuple[RuleResult, dict[str, str]]]:
     """Measure every rule of a plan; returns each result with the tool versions used."""
-    from tilefit.kb.populations import gpu_populations, helion_populations, tpu_populations
+    from tilefit.measure.populations import gpu_populations, helion_populations, tpu_populations
     from tilefit.targets import get_target
 
     plan = load_plan(plan_path)
@@ -310,13 +314,19 @@ def run_plan(plan_path: Path, *, only: str | None = None, sample: int | None = N
 
 
 def store(results: Sequence[tuple[RuleResult, dict[str, str]]], kb_dir: Path) -> list[str]:
-    """Write each result into the fixes the plan maps its rule to; returns 'entry: knob <- rule' lines."""
+    """Write each result into the fixes the plan maps its rule id to, under `kb_dir` (the caller's folder of
+    entry files); returns 'entry: knob <- rule id' lines. A plan naming an unknown rule id is an InputError."""
+    known = {res.rule.id for res, _ in results}
+    unknown = sorted({f"{entry}: {knob}: {rule_id!r}" for res, _ in results for entry, knobs in res.entries.items()
+                      for knob, rule_id in knobs.items() if rule_id not in known})
+    if unknown:
+        raise InputError(f"the plan names unknown rule ids ({'; '.join(unknown)}); known: {', '.join(sorted(known))}")
     written = []
     for res, tools in results:
         if res.n == 0:
             continue
         for entry_id, knobs in res.entries.items():
-            for knob, rule_name in knobs.items():
-                if rule_name == res.rule.name and write_record(kb_dir / f"{entry_id}.yaml", knob, res.record(tools)):
-                    written.append(f"{entry_id}: {knob} <- {rule_name}")
+            for knob, rule_id in knobs.items():
+                if rule_id == res.rule.id and write_record(kb_dir / f"{entry_id}.yaml", knob, res.record(tools)):
+                    written.append(f"{entry_id}: {knob} <- {rule_id}")
     return written

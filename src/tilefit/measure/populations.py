@@ -13,19 +13,21 @@ from pathlib import Path
 from typing import Any
 
 from tilefit.estimate.base import Usage
-from tilefit.fit.space import expand
-from tilefit.kb.measure import Config, Population
+from tilefit.measure.rates import Config, Population
 from tilefit.progress import progress_bar
 from tilefit.settings import Settings
+from tilefit.space import expand
 from tilefit.yamlio import load_yaml
 
 
-def _device_score(target: str) -> Callable[[Usage], float]:
-    from tilefit.fit.perf import DeviceModel, score
+def _device_score(target: str, rank: Any = None) -> Callable[[Usage], float]:
+    from tilefit.fit.core import RankInputs
+    from tilefit.fit.perf import DeviceModel
     from tilefit.targets import get_target
 
     device = DeviceModel.from_target(get_target(target))
-    return lambda u: score(u.config, u, device).value
+    inputs = rank or RankInputs()
+    return lambda u: inputs.score(u.config, u, device).value
 
 
 def gpu_populations(plan: Mapping[str, Any], root: Path, workers: int | None) -> list[Population]:
@@ -39,7 +41,7 @@ def gpu_populations(plan: Mapping[str, Any], root: Path, workers: int | None) ->
         file, _, name = str(spec["kernel"]).partition(":")
         kernel = getattr(load_module_file(str((root / k["spec"]).parent / file)), name)
         est = TritonEstimator(kernel, signature=spec.get("args") or {})
-        configs = expand(spec["space"])
+        configs = expand(spec["space"], limit=None)
         for target in section["targets"]:
             usages = est.estimate_many(configs, [target], workers=workers)
             out.append(Population(
@@ -67,8 +69,9 @@ def _helion_again(est: Any, target: str) -> Callable[[list[Config]], list[Usage]
 
 def helion_populations(plan: Mapping[str, Any], root: Path) -> list[Population]:
     """Size every config of every Helion kernel of the plan through the Triton code Helion generates."""
+    from tilefit.estimate.helion import HelionEstimator, helion_space
     from tilefit.estimate.triton import load_module_file
-    from tilefit.fit.helion import HelionEstimator, helion_space
+    from tilefit.fit.core import RankInputs
 
     section = plan["helion"]
     out = []
@@ -84,7 +87,8 @@ def helion_populations(plan: Mapping[str, Any], root: Path) -> list[Population]:
             out.append(Population(
                 kernel=k["name"], target=target, usages=usages, fixed_keys=tuple(k.get("fixed", ())),
                 estimate=_helion_again(est, target),
-                score=_device_score(target), k_key=inner[0] if inner else None,
+                score=_device_score(target, RankInputs(reduction=tuple(inner), held=est.held_elements)),
+                k_key=inner[0] if inner else None,
             ))
     return out
 
