@@ -170,6 +170,7 @@ class Usage:
             parts: dict[str, Any] = dict(vmem)
             parts["buffers"] = tuple((str(n), int(b)) for n, b in parts.get("buffers") or ())
             parts["prefetched_inputs"] = tuple(parts.get("prefetched_inputs") or ())
+            parts["unsure"] = tuple(parts.get("unsure") or ())
             fields["vmem"] = VmemDetail(**parts)
         return cls(**fields)
 
