@@ -363,11 +363,16 @@ class PallasEstimator:
         if device is None:
             device = self._topologies.device(tgt.topology or "")  # raises the InputError that says why
         guess = smallest_limit(tgt, call)  # the model's answer to what this search measures
+        # libtpu allocates the pipeline buffers first and Mosaic's internal scratch last, and E1001 prints
+        # the total when the limit breaks: a first limit just above the buffers (which the model knows to
+        # the tile) breaks at the internal scratch, so its print is the whole need
+        internal = internal_allowance(tgt, call)
+        first = guess - internal + TILE_BYTES if internal else guess - TILE_BYTES
         # tpu7x: the need falls with the limit only when XLA can prefetch an input read in place; the
         # model's smallest limit (less 20 %, more room to prefetch) tells whether any input qualifies
         dependent = bool(in_place_inputs(tgt, call, int(guess * 0.8)))
         with quiet_libtpu(self._show_libtpu):
-            m = measure(fn, args, device, in_force=limit, physical=physical, guess=guess,
+            m = measure(fn, args, device, in_force=limit, physical=physical, guess=guess, first=first,
                         limit_dependent=dependent, trace_on_device=on_dev)
         if m.error is not None:
             return _failed(tgt, config, mode, m.error, start)

@@ -249,19 +249,20 @@ def error_summary(exc: BaseException) -> str:
 def measure(
     fn: Callable[..., Any], args: Sequence[Any], device: Any, *, in_force: int, physical: int,
     guess: int | None = None, limit_dependent: bool = False, pin: bool = False, trace_on_device: bool = True,
+    first: int | None = None,
 ) -> Measured:
     """The scoped VMEM of `fn` (the smallest limit that compiles) and whether the limit in force holds it.
 
-    Usually two compiles: one just below `guess` (the analytic estimate) whose E1001 prints the size,
-    one at that size rounded up that confirms it. `limit_dependent` (tpu7x: XLA prefetches inputs into
+    Usually two compiles: one at `first` (default: `guess`, the analytic estimate, less 3 %) whose E1001
+    prints the size, one at that size rounded up that confirms it. `limit_dependent` (tpu7x: XLA prefetches inputs into
     the VMEM a lower limit leaves, so a lower limit can compile where a higher one fails) adds a compile
     at the limit in force when the size found is below it. `pin` bisects to the single 4 KiB tile.
     """
     start = time.perf_counter()
     search = _Search(fn, args, device, physical, tolerance=TILE_BYTES if pin else 2 * _ROUNDING + TILE_BYTES)
     search.trace_on_device = trace_on_device
-    first = _tiles(guess * 0.97) if guess else in_force
-    search.probe(min(max(first, TILE_BYTES), physical or first))
+    start_at = _tiles(first) if first else _tiles(guess * 0.97) if guess else in_force
+    search.probe(min(max(start_at, TILE_BYTES), physical or start_at))
     size = search.run()
     fits: bool | None = None
     if size is not None and not search.over:
