@@ -139,7 +139,8 @@ def report(out: Path) -> str:
     for r in rows:
         groups.setdefault((r["kernel"], r["target"]), []).append(r)
     lines = ["| kernel | target | rows | plain fits/E1001/phys/err | exact fits == plain | analytic fits == plain "
-             "| analytic err vs exact: median / worst | libtpu checks (analytic) | exact compiles: median / max (rows) |",
+             "| analytic err vs exact: median / worst | libtpu checks (analytic) "
+             "| exact compiles: median / max (rows) |",
              "|---|---|---|---|---|---|---|---|---|"]
     for (kernel, target), rs in sorted(groups.items()):
         lines.append(_summary(kernel, target, rs))
