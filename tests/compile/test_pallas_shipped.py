@@ -77,7 +77,7 @@ def test_megablox_gmm_dynamic_grid_counts_as_one_step(tmp_path: Path) -> None:
     est = _est(shipped.gmm, tmp_path, m=1024, k=512, n=512, groups=2)
     cfg = {"tm": 256, "tk": 512, "tn": 512}
     a = est.estimate(cfg, "v5e", "analytic")
-    assert a.vmem is not None and a.vmem.unsure == () and a.vmem.compiles == 0
+    assert a.vmem is not None and a.vmem.unsure == () and not a.vmem.compiles  # no libtpu check needed
     blocks = dict(a.vmem.buffers)
     assert blocks["input 0"] == 256 * 512 * 2  # one buffer
     e = est.estimate(cfg, "v5e", "exact")
