@@ -22,7 +22,7 @@ $(VENV)/.core: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.test: pyproject.toml $(VENV)/.core
-	$(PIPQ) -e ".[dev,triton,tpu,helion,progress]" "$(TORCH_SPEC)"
+	$(PIPQ) -e ".[dev,triton,tpu,helion,progress,libs]" "$(TORCH_SPEC)"
 	touch $@
 
 $(VENV)/.demo: pyproject.toml $(VENV)/.core

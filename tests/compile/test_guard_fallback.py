@@ -1,124 +1,235 @@
-"""guard(): the first launch of a key is checked for the device, later ones are a lookup; decisions persist.
+"""guard() on Triton's real JIT path, on a CPU: a stand-in driver compiles for a chosen GPU target with the
+real compiler, checks shared memory at load as a GPU driver does (OutOfResources), and records launches.
 
-No GPU here: the device is described (an sm_86 card's driver limit) and the launch records its arguments;
-tests/device/test_fit_device.py launches for real.
+Every argument style Triton accepts goes through unchanged; an oversized config is replaced before it
+compiles; later launches are served by Triton's own cache; decisions persist per compiler version.
 """
 
 from __future__ import annotations
 
+import sys
 import warnings
-from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 pytest.importorskip("triton", reason="the compile tier needs triton")
+torch = pytest.importorskip("torch", reason="the stand-in launches take torch tensors")
 
-from tilefit.estimate import triton as triton_estimator
-from tilefit.estimate.triton import load_module_file
-from tilefit.guard.fallback import DeviceInfo, GuardedKernel, guard
-from tilefit.settings import Settings
+import triton  # noqa: E402
+import triton.language as tl  # noqa: E402
+
+from tilefit.errors import NoConfigFits, TilefitWarning  # noqa: E402
+from tilefit.guard import GuardedKernel, guard  # noqa: E402
+from tilefit.guard.jit import uninstall  # noqa: E402
+from tilefit.settings import Settings  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "kernels"))
+from matmul import matmul_kernel  # noqa: E402
+from standin import stand_in  # noqa: E402
 
 pytestmark = pytest.mark.compile
 
-KERNELS = Path(__file__).resolve().parents[2] / "examples" / "kernels"
-ARGS = ["*fp16:16", "*fp16:16", "*fp16:16", "i32:16", "i32:16", "i32:16",
-        "i32:16", "i32:1", "i32:16", "i32:1", "i32:16", "i32:1"]
-RTX = DeviceInfo(0, "sm_86", "RTX test card", 101376)
+SM86 = 101376  # an sm_86 card's opt-in shared memory per block
 # On sm_86 a pointer-load matmul keeps (S - 1) x (BM*BK + BK*BN) fp16 elements
 # (mma_v2 keeps one stage fewer than Hopper; test_triton_estimate.py measures it):
 # 5 stages of 128x128x64 need 131072 B > 101376 B; 4 stages need 98304 B.
 BIG = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 8, "num_warps": 4, "num_stages": 5}
-
-
-class Recorder:
-    def __init__(self) -> None:
-        self.calls: list[dict[str, Any]] = []
-
-    def __call__(self, grid: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> None:
-        self.calls.append(dict(kwargs))
+M = N = K = 256
 
 
 @pytest.fixture(autouse=True)
-def _isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TILEFIT_CACHE_DIR", str(tmp_path / "estimates"))
+def _unguard() -> Any:
+    yield
+    for fn in (matmul_kernel, _scale, _flags):
+        uninstall(fn)
 
 
-@pytest.fixture(scope="module")
-def matmul() -> Any:
-    return load_module_file(str(KERNELS / "matmul.py")).matmul_kernel
+def tensors() -> tuple[Any, ...]:
+    a = torch.empty(M, K, dtype=torch.float16)
+    b = torch.empty(K, N, dtype=torch.float16)
+    c = torch.empty(M, N, dtype=torch.float16)
+    return a, b, c
 
 
-@pytest.fixture
-def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts real estimator calls (the estimator still runs)."""
-    calls: list[int] = []
-    real = triton_estimator.TritonEstimator.estimate_many
-
-    def spy(self: Any, configs: Any, *a: Any, **k: Any) -> Any:
-        calls.append(len(configs))
-        return real(self, configs, *a, **k)
-
-    monkeypatch.setattr(triton_estimator.TritonEstimator, "estimate_many", spy)
-    return calls
+def positional(a: Any, b: Any, c: Any) -> tuple[Any, ...]:
+    return (a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
 
 
-def make(matmul: Any, tmp_path: Path, launch: Recorder) -> GuardedKernel:
-    settings = Settings(cache_dir=tmp_path / "cache")
-    return GuardedKernel(matmul, device=lambda: RTX, launch=launch, settings=settings)
+def keywords(a: Any, b: Any, c: Any) -> dict[str, Any]:
+    names = ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "stride_am", "stride_ak", "stride_bk", "stride_bn",
+             "stride_cm", "stride_cn"]
+    return dict(zip(names, positional(a, b, c), strict=True))
 
 
-def test_oversized_config_falls_back_once_and_is_remembered(matmul: Any, tmp_path: Path,
-                                                            counted: list[int]) -> None:
-    launch = Recorder()
-    g = make(matmul, tmp_path, launch)
-    with pytest.warns(Warning, match=r"num_stages=5 .*does not fit.*101376 B.*num_stages=4") as rec:
-        g[(1,)](*ARGS, **BIG)
-    assert [w.category.__name__ for w in rec] == ["TilefitWarning"]
-    assert launch.calls[-1] == {**BIG, "num_stages": 4}
-    checks = len(counted)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        for _ in range(3):
-            g[(1,)](*ARGS, **BIG)
-    assert len(counted) == checks  # no estimate after the first launch of a key
-    assert all(c["num_stages"] == 4 for c in launch.calls)
-    assert g.store is not None and g.store.path.exists()
-
-    fresh_launch = Recorder()
-    again = make(matmul, tmp_path, fresh_launch)  # a new process: the decision comes from disk
-    with pytest.warns(Warning, match="loaded from an earlier run"):
-        again[(1,)](*ARGS, **BIG)
-    assert fresh_launch.calls[-1]["num_stages"] == 4
-    assert len(counted) == checks
+def settings(tmp_path: Path) -> Settings:
+    return Settings(cache_dir=tmp_path / "cache")
 
 
-def test_config_that_fits_is_launched_unchanged(matmul: Any, tmp_path: Path) -> None:
-    launch = Recorder()
-    g = make(matmul, tmp_path, launch)
-    ok = {**BIG, "num_stages": 4}
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        g[(1,)](*ARGS, **ok)
-    assert launch.calls == [ok]
+@pytest.mark.parametrize("style", ["positional", "keyword", "mixed"])
+def test_oversized_config_falls_back_in_every_argument_style(style: str, tmp_path: Path) -> None:
+    a, b, c = tensors()
+    pos, kw = positional(a, b, c), keywords(a, b, c)
+    args, kwargs = {"positional": (pos, {}), "keyword": ((), kw),
+                    "mixed": (pos[:3], dict(list(kw.items())[3:]))}[style]
+    with stand_in(86, SM86, matmul_kernel) as drv:
+        with pytest.raises(triton.runtime.errors.OutOfResources):  # what the plain launch does
+            matmul_kernel[(1,)](*args, **kwargs, **BIG)
+        g = guard(matmul_kernel, settings=settings(tmp_path))
+        with pytest.warns(TilefitWarning, match=r"num_stages=5 does not fit .*101376 B.*num_stages=4 instead"):
+            g[(1,)](*args, **kwargs, **BIG)
+        assert drv.launches[-1].num_stages == 4 and drv.launches[-1].shared == 98304
+        uninstall(matmul_kernel)  # and without the guard, Triton compiles what was asked again
+        with pytest.raises(triton.runtime.errors.OutOfResources):
+            matmul_kernel[(1,)](*args, **kwargs, **BIG)
 
 
-def test_tunable_tiles_are_shrunk_when_stages_are_not_enough(matmul: Any, tmp_path: Path) -> None:
-    launch = Recorder()
-    settings = Settings(cache_dir=tmp_path / "cache")
-    tiny = DeviceInfo(0, "sm_86", "a card with 40 KiB", 40960)
-    g = GuardedKernel(matmul, device=lambda: tiny, launch=launch, settings=settings, tunable=("BLOCK_K",))
-    with pytest.warns(Warning, match="instead"):
-        g[(1,)](*ARGS, **{**BIG, "BLOCK_M": 256, "BLOCK_N": 256, "num_stages": 2})
-    chosen = launch.calls[-1]
-    assert chosen["BLOCK_M"] == 256 and chosen["BLOCK_K"] < 64  # only the tunable key moved
+def test_later_launches_are_served_by_tritons_cache_and_the_decision_persists(tmp_path: Path) -> None:
+    a, b, c = tensors()
+    with stand_in(86, SM86, matmul_kernel) as drv:
+        g = guard(matmul_kernel, settings=settings(tmp_path))
+        assert g[(1,)].__code__ is matmul_kernel[(1,)].__code__  # the launcher is Triton's own lambda
+        with pytest.warns(TilefitWarning):
+            g[(1,)](*positional(a, b, c), **BIG)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            for _ in range(3):
+                g[(1,)](*positional(a, b, c), **BIG)
+        assert len(g.check.decisions) == 1  # checked once: the other launches never reached the check
+        assert [x.num_stages for x in drv.launches] == [4, 4, 4, 4]
+        (record,) = (tmp_path / "cache" / "guard").rglob("*.json")
+        assert f"triton {triton.__version__}" in record.read_text()  # a decision names the compiler that made it
+
+        matmul_kernel.device_caches.clear()  # a new process: the decision comes from disk
+        again = guard(matmul_kernel, settings=settings(tmp_path))
+        with pytest.warns(TilefitWarning, match="loaded from an earlier run"):
+            again[(1,)](*positional(a, b, c), **BIG)
+    assert drv.launches[-1].num_stages == 4
 
 
-def test_guard_dispatches_on_kernel_kind(matmul: Any) -> None:
-    import triton
+def test_a_decision_of_another_triton_version_is_not_reused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tilefit.guard import decide
 
-    tuner = triton.autotune(configs=[triton.Config({"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 8})],
-                            key=["M"])(matmul)
-    assert guard(tuner) is tuner and tuner.early_config_prune is not None
-    assert isinstance(guard(matmul, device=lambda: RTX, launch=Recorder()), GuardedKernel)
+    a, b, c = tensors()
+    with stand_in(86, SM86, matmul_kernel):
+        with pytest.warns(TilefitWarning):
+            guard(matmul_kernel, settings=settings(tmp_path))[(1,)](*positional(a, b, c), **BIG)
+        matmul_kernel.device_caches.clear()
+        monkeypatch.setattr(decide, "triton_version", lambda: "triton 0.0-other")
+        g = guard(matmul_kernel, settings=settings(tmp_path))
+        with pytest.warns(TilefitWarning) as rec:
+            g[(1,)](*positional(a, b, c), **BIG)
+    assert "earlier run" not in str(rec[0].message) and "triton 0.0-other" in str(rec[0].message)
+
+
+def test_config_that_fits_is_launched_unchanged_and_silently(tmp_path: Path) -> None:
+    a, b, c = tensors()
+    with stand_in(86, SM86, matmul_kernel) as drv:
+        g = guard(matmul_kernel, settings=settings(tmp_path))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            g[(1,)](**keywords(a, b, c), **{**BIG, "num_stages": 4})
+    assert drv.launches[-1].num_stages == 4
+
+
+def test_tunable_tiles_relaunch_with_the_smaller_tile_and_a_grid_of_it(tmp_path: Path) -> None:
+    a, b, c = tensors()
+    grid = lambda meta: (triton.cdiv(M, meta["BLOCK_M"]) * triton.cdiv(N, meta["BLOCK_N"]),)  # noqa: E731
+    with stand_in(86, 40960, matmul_kernel) as drv:  # a card with 40 KiB
+        g = GuardedKernel(matmul_kernel, settings=settings(tmp_path), tunable=("BLOCK_K",))
+        with pytest.warns(TilefitWarning, match="instead"):
+            g[grid](*positional(a, b, c), **{**BIG, "BLOCK_M": 256, "BLOCK_N": 256, "num_stages": 2})
+    last = drv.launches[-1]
+    assert last.grid[0] == 1  # the grid is computed from the tiles launched (256 x 256 over 256 x 256)
+    assert last.constants["BLOCK_M"] == 256 and last.constants["BLOCK_K"] < 64 and last.shared <= 40960
+
+
+def test_nothing_fits_raises_before_any_launch(tmp_path: Path) -> None:
+    a, b, c = tensors()
+    with stand_in(86, 8192, matmul_kernel) as drv:
+        g = guard(matmul_kernel, settings=settings(tmp_path))
+        with pytest.raises(NoConfigFits, match="8192"):
+            g[(1,)](*positional(a, b, c), **BIG)
+    assert drv.launches == []
+
+
+def test_warmup_and_run_are_guarded(tmp_path: Path) -> None:
+    a, b, c = tensors()
+    with stand_in(86, SM86, matmul_kernel) as drv:
+        g = guard(matmul_kernel, settings=settings(tmp_path))
+        with pytest.warns(TilefitWarning):
+            compiled = g.warmup(*positional(a, b, c), grid=(1,), **BIG)
+        assert compiled.metadata.num_stages == 4 and drv.launches == []
+        del compiled  # a compiled kernel unloads through the driver that loaded it
+        g.run(*positional(a, b, c), grid=(1,), warmup=False, **BIG)
+    assert drv.launches[-1].num_stages == 4
+
+
+@triton.jit(do_not_specialize=["n"])
+def _scale(x_ptr, y_ptr, n, alpha, bias_ptr, BLOCK: tl.constexpr, ACT: tl.constexpr = "none",
+           HAS_BIAS: tl.constexpr = False, EPS: tl.constexpr = 1e-6, DTYPE: tl.constexpr = tl.float32):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n).to(DTYPE)
+    if HAS_BIAS:
+        x += tl.load(bias_ptr + offs, mask=offs < n).to(DTYPE)
+    if ACT == "relu":
+        x = tl.maximum(x, 0.0)
+    tl.store(y_ptr + offs, x * alpha + EPS, mask=offs < n)
+
+
+@triton.jit
+def _flags(x_ptr, n, BLOCK: tl.constexpr, FLAG: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + FLAG, mask=offs < n)
+
+
+def test_constexprs_of_every_type_none_defaults_and_do_not_specialize(tmp_path: Path) -> None:
+    x, y = torch.empty(4096), torch.empty(4096)
+    with stand_in(90, 232448, _scale) as drv:
+        g = guard(_scale, settings=settings(tmp_path))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", TilefitWarning)
+            g[(4,)](x, y, 4096, 0.5, None, BLOCK=1024)  # defaults, None, a float runtime argument
+            g[(4,)](x_ptr=x, y_ptr=y, n=4096, alpha=2.0, bias_ptr=x, BLOCK=1024, ACT="relu", HAS_BIAS=True,
+                    EPS=1e-3, DTYPE=tl.float16)
+    assert [launch.constants.get("ACT", "none") for launch in drv.launches] == ["none", "relu"]
+    assert len(g.check.decisions) == 2
+
+
+def test_heuristics_outside_autotune_run_and_prune(tmp_path: Path) -> None:
+    configs = [triton.Config({"BLOCK": 1024}, num_warps=4), triton.Config({"BLOCK": 512}, num_warps=2)]
+    tuned = triton.heuristics({"FLAG": lambda args: args["n"] % 2})(
+        triton.autotune(configs=configs, key=["n"])(_flags))
+    x = torch.empty(4096)
+    with stand_in(90, 232448, _flags) as drv:
+        assert guard(tuned, settings=settings(tmp_path)) is tuned  # launched as before, pruned in place
+        tuned[lambda meta: (triton.cdiv(4096, meta["BLOCK"]),)](x, n=4096)
+    assert drv.launches and drv.launches[-1].constants["FLAG"] == 0
+
+
+def test_heuristics_over_a_bare_jit_kernel_are_not_skipped(tmp_path: Path) -> None:
+    kernel = triton.heuristics({"BLOCK": lambda args: 256, "FLAG": lambda args: 1})(_flags)
+    x = torch.empty(1024)
+    with stand_in(90, 232448, _flags) as drv:
+        g = guard(kernel, settings=settings(tmp_path))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", TilefitWarning)
+            g[(4,)](x, 1024)
+    assert drv.launches[-1].constants == {"BLOCK": 256, "FLAG": 1}
+
+
+def test_a_failure_of_tilefit_itself_launches_as_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tilefit.guard import jit
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("estimator exploded")
+
+    monkeypatch.setattr(jit, "triton_handle", broken)
+    a, b, c = tensors()
+    with stand_in(86, SM86, matmul_kernel) as drv:
+        g = guard(matmul_kernel, settings=settings(tmp_path))
+        with pytest.warns(TilefitWarning, match="could not check .*estimator exploded.*launched as asked"):
+            g[(1,)](*positional(a, b, c), **{**BIG, "num_stages": 4})
+    assert drv.launches[-1].num_stages == 4

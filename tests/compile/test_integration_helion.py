@@ -59,22 +59,6 @@ def test_large_variant_cannot_fit_and_says_why_in_seconds() -> None:
     assert (info.value.smallest or 0) > LIMIT
 
 
-def test_autotune_filter_drops_oversized_configs_inside_a_helion_search(small: tuple[Any, ...]) -> None:
-    import helion
-    import helion.autotuner as autotuner
-
-    filt = FitFilter("sm_90")  # unbound: it finds the search's kernel and args on the call stack
-    bound = seed.make_kernel(autotune_config_filter=filt).bind(small)
-    search = autotuner.RandomSearch(bound, small)
-    if not hasattr(search, "_apply_config_filter"):
-        pytest.skip("this helion version applies autotune_config_filter elsewhere")
-    too_big = helion.Config(block_sizes=[16, 16], num_stages=3, num_warps=4)  # 526336 B (Helion issue 470)
-    fits = helion.Config(block_sizes=[16, 16], num_stages=1, num_warps=4)  # 132096 B
-    kept, indices = search._apply_config_filter([too_big, fits])
-    assert kept == [fits] and indices == [1]
-    assert [u.bytes for _, u in filt.dropped] == [526336]
-
-
 def test_the_helion_backend_serves_the_spec_loader(tmp_path: Path) -> None:
     """estimate/helion.py behind the registry: a spec with `backend: helion` and meta-tensor args."""
     from tilefit import spec as sp

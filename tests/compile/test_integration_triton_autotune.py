@@ -61,7 +61,7 @@ def test_prune_drops_exactly_the_oversized_configs(matmul: Any) -> None:
     space = configs()
     tuner = autotuner(matmul, make_prune(target="sm_90"), space)  # the kernel is found on the stack
     # Triton 3.6 hands the launcher's own options (grid, warmup) to the prune with the call kwargs.
-    with pytest.warns(TilefitWarning, match="cannot run on sm_90"):
+    with pytest.warns(TilefitWarning, match=r"4 of 8 configs do not fit sm_90 .*pruned before compiling"):
         kept = tuner.prune_configs({"grid": lambda meta: (1,), "warmup": False})
     expected = [c for c, shape in zip(space, SHAPES, strict=True) if sm90_bytes(*shape) <= 232448]
     assert kept == expected
@@ -92,3 +92,20 @@ def test_drop_in_prune_outside_autotune_says_how_to_bind() -> None:
 
     with pytest.raises(InputError, match="make_prune"):
         early_config_prune(configs(), dict(ARGS))
+
+
+def test_a_stale_stored_decision_is_not_trusted(matmul: Any, tmp_path: Path) -> None:
+    """D10: a decision whose `keep` indices do not fit the space (edited, or another space) is ignored."""
+    import json
+    import os
+
+    space = configs()
+    with pytest.warns(TilefitWarning):
+        first = autotuner(matmul, make_prune(target="sm_90"), space).prune_configs({})
+    (record,) = (Path(os.environ["TILEFIT_CACHE_DIR"]) / "guard").rglob("*.json")
+    doc = json.loads(record.read_text())
+    doc["value"]["keep"] = [0, 99]  # out of range for this 8-config space
+    record.write_text(json.dumps(doc))
+    with pytest.warns(TilefitWarning):  # recomputed, so warned again; no IndexError inside the autotuner
+        again = autotuner(matmul, make_prune(target="sm_90"), space).prune_configs({})
+    assert [str(c) for c in again] == [str(c) for c in first]

@@ -7,12 +7,17 @@ instead of 98304 for a 128x128x64 fp16 matmul, 3 stages, sm_90; tests/compile/te
 So tilefit never re-implements those rules: it turns each declared `Arg` into a value (`stand_in`) and
 hands it to the JIT's own binder.
 
+A host-side TMA descriptor (`triton.tools.tensor_descriptor.TensorDescriptor`) is typed by Triton as
+`tensordesc<fp16[64, 64]>`: its element type and block shape decide the shared-memory layout, its
+global shape and strides do not (they are runtime values). `Arg.parse` takes that spelling.
+
 No triton import here: parsing and describing types needs nothing installed.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -57,9 +62,13 @@ class Arg:
     pointer: bool = False
     divisible_by_16: bool = False
     equal_to_1: bool = False
+    block_shape: tuple[int, ...] | None = None  # set for a TMA descriptor (tensordesc<dtype[block]>)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "dtype", canonical_dtype(self.dtype))
+        if self.block_shape is not None:
+            self._check_descriptor()
+            return
         if self.equal_to_1 and (self.pointer or not self._is_int()):
             raise InputError(f"{self}: only integer arguments can be equal to 1")
         if self.divisible_by_16 and not (self.pointer or self._is_int()):
@@ -73,12 +82,23 @@ class Arg:
     def _is_int(self) -> bool:
         return self.dtype in _INT_BASE
 
+    def _check_descriptor(self) -> None:
+        shape = self.block_shape or ()
+        if self.pointer or self.divisible_by_16 or self.equal_to_1:
+            raise InputError(f"{self}: a tensor descriptor takes no pointer or ':16'/':1' hint")
+        if not 1 <= len(shape) <= 5 or any(d < 1 or d & (d - 1) for d in shape):
+            raise InputError(f"tensor descriptor block shape {list(shape)}: 1 to 5 dims, each a power of 2 "
+                             "(Triton's validate_block_shape)")
+
     @classmethod
     def parse(cls, text: str) -> Arg:
-        """Parse '*fp16:16' (pointer, 16-byte aligned), '*bf16', 'i32:16', 'i32:1', 'i32', 'fp32'."""
+        """Parse '*fp16:16' (pointer, 16-byte aligned), '*bf16', 'i32:16', 'i32:1', 'i32', 'fp32', or a TMA
+        descriptor in Triton's spelling 'tensordesc<fp16[64, 64]>'."""
         raw = text.strip()
         if not raw:
             raise InputError("empty argument type; expected e.g. '*fp16:16', 'i32:16', 'i32', 'fp32'")
+        if raw.startswith("tensordesc"):
+            return _parse_descriptor(raw)
         pointer = raw.startswith("*")
         body, _, hint = raw.lstrip("*").partition(":")
         if hint not in ("", "16", "1"):
@@ -88,11 +108,15 @@ class Arg:
         )
 
     def __str__(self) -> str:
+        if self.block_shape is not None:
+            return f"tensordesc<{self.dtype}[{', '.join(map(str, self.block_shape))}]>"
         hint = ":16" if self.divisible_by_16 else ":1" if self.equal_to_1 else ""
         return f"{'*' if self.pointer else ''}{self.dtype}{hint}"
 
     def stand_in(self) -> Any:
         """A value that Triton's JIT binder specialises exactly as it would a real argument of this type."""
+        if self.block_shape is not None:
+            return _stand_in_descriptor(self.dtype, self.block_shape)
         if self.pointer:
             return StandInTensor(_TL_NAMES[self.dtype], 0 if self.divisible_by_16 else 8)
         if self.dtype == "fp32":
@@ -125,25 +149,60 @@ class StandInTensor:
         return 1 << 20
 
 
-def arg_from_value(value: Any) -> Arg | int | float | bool | None:
-    """Normalise a real example argument (tensor, int, float, bool, None, Arg, type string) to a picklable one.
+_DESCRIPTOR = re.compile(r"tensordesc<(\w+)\[([\d,\s]+)\]>$")
 
-    Tensors become an `Arg` (Triton's own mangling names the dtype; alignment from data_ptr()), so that
-    the specialisation can be redone in a worker process without the tensor.
+
+def _parse_descriptor(text: str) -> Arg:
+    m = _DESCRIPTOR.match(text.replace(" ", ""))
+    if m is None:
+        raise InputError(f"tensor descriptor type {text!r}: expected Triton's spelling, e.g. "
+                         "'tensordesc<fp16[64, 64]>' (element type and block shape)")
+    shape = tuple(int(d) for d in m.group(2).split(",") if d)
+    return Arg(dtype=m.group(1), block_shape=shape)
+
+
+def _stand_in_descriptor(dtype: str, block: tuple[int, ...]) -> Any:
+    """A real TensorDescriptor over a stand-in base: the JIT types it `tensordesc<dtype[block]>`."""
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    # Global shape: at least the block and 16 elements a row, so every row stride is 16-byte aligned
+    # (TensorDescriptor checks it); only the element type and block shape reach the compiled kernel.
+    shape = [max(d, 16) for d in block]
+    strides = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        strides[i] = strides[i + 1] * shape[i + 1]
+    return TensorDescriptor(StandInTensor(_TL_NAMES[dtype], 0), shape, strides, list(block))
+
+
+def arg_from_value(value: Any) -> Arg | int | float | bool | None:
+    """Normalise a real example argument (tensor, TensorDescriptor, int, float, bool, None, Arg, type string)
+    to a picklable one.
+
+    Tensors and TMA descriptors become an `Arg` (Triton's own mangling names the type; alignment from
+    data_ptr()), so that the specialisation can be redone in a worker process without the tensor.
     """
     if isinstance(value, Arg) or value is None or isinstance(value, (bool, int, float)):
         return value
     if isinstance(value, str):
         return Arg.parse(value)
+    if _is_descriptor(value):
+        from triton.runtime.jit import mangle_type
+
+        return _parse_descriptor(str(mangle_type(value)))
     if hasattr(value, "data_ptr") and hasattr(value, "dtype"):
         from triton.runtime.jit import mangle_type
 
         name = str(mangle_type(value)).lstrip("*").removeprefix("k")
         return Arg(dtype=name, pointer=True, divisible_by_16=value.data_ptr() % 16 == 0)
     raise InputError(
-        f"cannot use an argument of type {type(value).__name__}; pass a tensor, int, float, bool, "
-        "None, an Arg or a type string such as '*fp16:16'"
+        f"cannot use an argument of type {type(value).__name__}; pass a tensor, a TensorDescriptor, int, "
+        "float, bool, None, an Arg or a type string such as '*fp16:16' or 'tensordesc<fp16[64, 64]>'"
     )
+
+
+def _is_descriptor(value: Any) -> bool:
+    # Host-side TMA descriptors: triton.tools.tensor_descriptor.TensorDescriptor (and its Gluon twin).
+    return hasattr(value, "block_shape") and hasattr(value, "base") and hasattr(value, "strides")
 
 
 def parse_signature(signature: Mapping[str, Arg | str]) -> dict[str, Arg]:
@@ -155,3 +214,33 @@ def parse_signature(signature: Mapping[str, Arg | str]) -> dict[str, Arg]:
         except InputError as exc:
             raise InputError(f"argument {name!r}: {exc}") from exc
     return out
+
+
+def from_specialisation(
+    params: Any, signature: Mapping[str, Any], constexprs: Mapping[tuple[int, ...], Any],
+    attrs: Mapping[tuple[int, ...], Any],
+) -> tuple[dict[str, Arg | int | float | bool | None], dict[str, Any]]:
+    """Turn what the JIT passes to its compile (signature, constexprs, attrs) back into (args, constexpr config).
+
+    The inverse of `Arg.stand_in` under the binder: re-specialising the returned args gives the same
+    signature and attributes. Runtime arguments the JIT made constants (an int equal to 1, None) come back
+    as those values; tuple arguments are not supported (InputError).
+    """
+    args: dict[str, Arg | int | float | bool | None] = {}
+    config: dict[str, Any] = {}
+    for i, p in enumerate(params):
+        ty = signature[p.name]
+        if p.is_constexpr:
+            config[p.name] = constexprs.get((i,))
+        elif not isinstance(ty, str) or ty.startswith("["):
+            raise InputError(f"argument {p.name!r} is a tuple ({ty}); tilefit sizes flat arguments only")
+        elif ty == "constexpr":
+            args[p.name] = constexprs.get((i,))
+        elif ty.startswith("tensordesc"):
+            args[p.name] = _parse_descriptor(ty)
+        else:
+            aligned = ["tt.divisibility", 16] in [list(a) for a in attrs.get((i,), ())]
+            pointer = ty.startswith("*")
+            args[p.name] = Arg(ty.lstrip("*"), pointer=pointer,
+                               divisible_by_16=aligned and (pointer or ty in _INT_BASE))
+    return args, config

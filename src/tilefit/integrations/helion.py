@@ -18,14 +18,12 @@ when the default does not fit, fits the space of block sizes x stages x warps. W
 from __future__ import annotations
 
 import sys
-import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tilefit.errors import InputError, TilefitWarning
+from tilefit.errors import InputError
 from tilefit.estimate.base import Usage
-from tilefit.fit.helion import HelionEstimator, fit_helion, flat_config, to_helion
-from tilefit.fit.space import format_config
+from tilefit.estimate.helion import HelionEstimator, flat_config
 
 
 def _bound(kernel: Any, args: Sequence[Any]) -> Any:
@@ -50,24 +48,15 @@ def default_usage(kernel: Any, args: Sequence[Any], target: str = "auto") -> Usa
 
 
 def fitting_config(kernel: Any, args: Sequence[Any], target: str = "auto", *, warn: bool = True) -> Any:
-    """The default config when it fits, else the best fitting one (a helion.Config); NoConfigFits if none."""
+    """The default config when it fits, else the best fitting one (a helion.Config); NoConfigFits if none.
+
+    Decided by the guard's one policy (guard/decide.py): remembered per device and compiler version.
+    """
+    from tilefit.guard.decide import device_for
+    from tilefit.guard.fallback import helion_decision
+
     bound = _bound(kernel, args)
-    tname = _target(target)
-    default = bound.config_spec.default_config()
-    usage = HelionEstimator(bound, args).estimate(flat_config(default), tname)
-    if usage.fits:
-        return default
-    result = fit_helion(bound, args, tname)
-    chosen = to_helion(bound, result.config)
-    if warn:
-        warnings.warn(
-            f"tilefit: Helion's default config of {_name(bound)} ({format_config(flat_config(default))}) "
-            f"needs {usage.bytes} B of shared memory > {usage.limit} B on {tname}; using "
-            f"{format_config(result.config)} ({result.usage.bytes} B) instead",
-            TilefitWarning,
-            stacklevel=2,
-        )
-    return chosen
+    return helion_decision(bound, args, device_for(target), bound.config_spec.default_config(), warn=warn)
 
 
 def use_fitting_config(kernel: Any, args: Sequence[Any], target: str = "auto") -> Any:

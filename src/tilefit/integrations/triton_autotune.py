@@ -22,9 +22,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tilefit.errors import InputError
-from tilefit.fit.space import as_config, format_config
-from tilefit.guard.autotune import fitting_configs
+from tilefit.guard.decide import fitting_configs
 from tilefit.settings import Settings
+from tilefit.space import as_config, format_config
 
 Prune = Callable[..., list[Any]]
 
