@@ -26,10 +26,8 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
-import itertools
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tilefit import store
@@ -43,129 +41,33 @@ from tilefit.estimate.pallas_compile import (
     on_device,
     quiet_libtpu,
 )
+from tilefit.estimate.pallas_kernel import Build, Built, PallasKernel, load_kernel
 from tilefit.estimate.pallas_layout import (
     TILE_BYTES,
     BlockShapeError,
-    Buffer,
     CallLayout,
     tiling_problem,
     trace_layouts,
 )
+from tilefit.estimate.pallas_model import (
+    HEADROOM,
+    MIB,
+    advice_limit,
+    headroom_limit,
+    in_place_inputs,
+    internal_allowance,
+    prefetched_inputs,
+    scoped_need,
+    smallest_limit,
+)
 from tilefit.resources import Resource
 from tilefit.settings import Settings
 from tilefit.targets import Target, get_target
-from tilefit.userfile import load_module_file
 
 RESOURCE: Resource = "scoped-vmem"
-MIB = 1 << 20
-HEADROOM = 0.10  # 10 % above the measured need: Mosaic's internal scratch moves with jax/libtpu versions
 # Analytic estimates this close to the limit (either side) are checked by one libtpu compile: the model's
 # error on JAX's shipped kernels reaches about 15 % (BENCHMARKS.md, "Pallas kernels that ship with JAX").
 ANALYTIC_MARGIN = 0.20
-
-
-def headroom_limit(required: int, physical: int, headroom: float = HEADROOM) -> int:
-    """`required` plus headroom, rounded up to a MiB, capped at physical VMEM."""
-    want = -(-int(required * (1.0 + headroom)) // MIB) * MIB
-    return min(max(want, required), physical) if physical else want
-
-
-Built = tuple[Callable[..., Any], Sequence[Any]]
-Build = Callable[..., Built]
-
-
-@dataclasses.dataclass(frozen=True)
-class PallasKernel:
-    """A Pallas TPU kernel family: `build(config, **params) -> (fn, abstract args)` and its space."""
-
-    build: Build
-    space: Mapping[str, Sequence[int]] = dataclasses.field(default_factory=dict)
-    params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
-    name: str = ""
-
-    def configs(self) -> list[dict[str, int]]:
-        """Every config of the space (cartesian product, in key order)."""
-        keys = list(self.space)
-        return [dict(zip(keys, vals, strict=True)) for vals in itertools.product(*(self.space[k] for k in keys))]
-
-    def instantiate(self, config: Mapping[str, Any], target: str | None = None) -> Built:
-        """Call build for one config (and the target's name, when build takes `target`)."""
-        params = dict(self.params)
-        if target is not None and "target" not in params and _takes_target(self.build):
-            params["target"] = target
-        return self.build(dict(config), **params)
-
-    def checked_instantiate(self, config: Mapping[str, Any], target: str | None = None) -> tuple[Built, str | None]:
-        """instantiate, and why the config is wrong when build did not read one of its keys (D12)."""
-        seen = _Recording(config)
-        params = dict(self.params)
-        if target is not None and "target" not in params and _takes_target(self.build):
-            params["target"] = target
-        built = self.build(seen, **params)
-        unread = [k for k in config if k not in seen.read]
-        if not unread or seen.whole:
-            return built, None
-        return built, (
-            f"config key(s) {', '.join(map(str, unread))} not used by {self.name or 'build'} "
-            f"(it reads {', '.join(map(str, sorted(seen.read))) or 'no key'})"
-        )
-
-    def with_spec(self, spec: Mapping[str, Any]) -> PallasKernel:
-        """This kernel with a CLI spec's `space` and `params` laid over its own."""
-        space = {str(k): [_as_int(k, x) for x in _as_list(v)] for k, v in (spec.get("space") or {}).items()}
-        params = {**self.params, **dict(spec.get("params") or {})}
-        return dataclasses.replace(self, space={**self.space, **space}, params=params)
-
-
-def _as_int(key: Any, value: Any) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise InputError(f"config {key}={value!r}: Pallas config values must be integers") from None
-
-
-class _Recording(Mapping[str, Any]):
-    """A config that records which keys build reads (iterating it counts as reading them all)."""
-
-    def __init__(self, data: Mapping[str, Any]) -> None:
-        self._data = dict(data)
-        self.read: set[str] = set()
-        self.whole = False
-
-    def __getitem__(self, key: str) -> Any:
-        self.read.add(key)
-        return self._data[key]
-
-    def __contains__(self, key: object) -> bool:
-        if isinstance(key, str):
-            self.read.add(key)
-        return key in self._data
-
-    def __iter__(self) -> Iterator[str]:
-        self.whole = True
-        return iter(self._data)
-
-    def __len__(self) -> int:
-        return len(self._data)
-
-
-def _takes_target(build: Callable[..., Any]) -> bool:
-    import inspect
-
-    try:
-        return "target" in inspect.signature(build).parameters
-    except (TypeError, ValueError):
-        return False
-
-
-def _as_list(value: Any) -> list[Any]:
-    if isinstance(value, (list, tuple)):
-        return list(value)
-    if isinstance(value, str):
-        return [v for v in value.split(",") if v.strip()]
-    return [value]
-
-
 def tpu_target(target: str | Target) -> Target:
     """Resolve a TPU target name ('v5e') or pass a Target through; InputError for a GPU target."""
     t = get_target(target) if isinstance(target, str) else target
@@ -321,7 +223,7 @@ class PallasEstimator:
             advice = _limit_advice(need, limit, physical)
             vmem = dataclasses.replace(
                 vmem, over_physical=att.physical_used is not None or need > physical,
-                vmem_limit_bytes=_advice(tgt, call, advice, physical) if advice else None,
+                vmem_limit_bytes=advice_limit(tgt, call, advice, physical) if advice else None,
             )
         return dataclasses.replace(
             usage, bytes=need, fits=att.ok, vmem=vmem, over=_over(tgt, need, limit, att.ok),
@@ -337,7 +239,7 @@ class PallasEstimator:
         at_limit = scoped_need(tgt, call, limit)  # what a compile at the limit in force needs
         advice = _limit_advice(at_limit, limit, physical)
         if advice is not None:  # a higher limit leaves XLA less VMEM to prefetch inputs into
-            advice = _advice(tgt, call, advice, physical)
+            advice = advice_limit(tgt, call, advice, physical)
         full = call.block_bytes + internal
         prefetched = in_place_inputs(tgt, call, need) if need < full else ()
         vmem = VmemDetail(
@@ -379,7 +281,7 @@ class PallasEstimator:
         need = m.bytes or 0
         advice = _limit_advice(need, limit, physical)
         if advice is not None:  # on tpu7x a higher limit leaves XLA less room to prefetch inputs
-            advice = _advice(tgt, call, advice, physical)
+            advice = advice_limit(tgt, call, advice, physical)
         vmem = VmemDetail(
             physical=physical, vmem_limit_bytes=advice, over_physical=m.over_physical,
             buffers=_buffers(call), grid_steps=call.grid_steps, bytes_is_lower_bound=m.over_physical,
@@ -435,92 +337,6 @@ def _tool_versions() -> dict[str, str]:
     return out
 
 
-def internal_allowance(target: Target, call: CallLayout) -> int:
-    """Mosaic's internal scratch for a call: measured per-generation shares of its big values.
-
-    `mosaic_internal_reduced_pct` of the largest value a reduction reads plus `mosaic_internal_value_pct`
-    of the largest other value (tpu.yaml; fitted to libtpu compiles, see BENCHMARKS.md). A value of at most
-    `mosaic_register_resident_kib` stays in vector registers and counts nothing: flash attention's
-    (128,128) and (64,256) f32 scores and a 128^3 matmul's dot result (64 KiB, 16 vregs) cost 0 bytes on
-    v5e, v5p, v6e and tpu7x; on v4 the (128,128) scores cost about 80 KiB (no entry there).
-    """
-    reduced_pct = target.limit("mosaic_internal_reduced_pct") or 0
-    value_pct = target.limit("mosaic_internal_value_pct") or 0
-    resident = (target.limit("mosaic_register_resident_kib") or 0) * 1024
-    reduced = call.reduced_value if call.reduced_value > resident else 0
-    other = call.largest_value if call.reduced_value == 0 and call.largest_value > resident else 0
-    raw = (reduced_pct * reduced + value_pct * other) // 100
-    return -(-raw // TILE_BYTES) * TILE_BYTES
-
-
-def prefetched_inputs(target: Target, call: CallLayout, limit: int) -> tuple[Buffer, ...]:
-    """The inputs whose whole array XLA copies into VMEM before the kernel, compiled at scoped `limit`.
-
-    On tpu7x (libtpu 0.0.42.1) XLA's memory-space assignment prefetches kernel operands into the VMEM the
-    scoped limit leaves (a copy-start to memory space S(1) in the compiled HLO), smallest array first
-    (equal sizes in operand order), while they fit in physical VMEM - limit -
-    `xla_operand_prefetch_reserve_kib` (10 MiB, measured to the 4 KiB: one 16 MiB f32 input is prefetched
-    at a 38 MiB limit and not at 38 MiB + 4 KiB; a 50 MiB one at a 4 MiB limit, 51 MiB not; of 8, 16 and
-    32 MiB inputs at a 10 MiB limit the 8 and 16 MiB ones). v5e and v6e never prefetch (no such entry).
-    """
-    reserve_kib = target.limit("xla_operand_prefetch_reserve_kib")
-    physical = target.limit("vmem_physical") or 0
-    if reserve_kib is None or not physical:
-        return ()
-    budget = physical - limit - reserve_kib * 1024
-    chosen: list[Buffer] = []
-    used = 0
-    inputs = [b for b in call.buffers if b.kind == "input" and b.array_shape]
-    for buf in sorted(inputs, key=lambda b: b.array_bytes):
-        if used + buf.array_bytes > budget:
-            break
-        used += buf.array_bytes
-        chosen.append(buf)
-    return tuple(chosen)
-
-
-def in_place_inputs(target: Target, call: CallLayout, limit: int) -> tuple[Buffer, ...]:
-    """Prefetched inputs whose blocks the kernel reads in place: they take no pipeline buffers.
-
-    Measured on tpu7x: flash attention's q, k and v (None, block, 128) blocks over (heads, seq, 128) cost
-    nothing once prefetched (128x128 blocks: 256 KiB = output buffers + scratch; pl.Buffered(1) on q, k or
-    v changes nothing, on the output it saves one buffer); a strided block of a prefetched array still
-    takes its buffers (`contiguous_block` in pallas_layout.py).
-    """
-    return tuple(b for b in prefetched_inputs(target, call, limit) if b.contiguous)
-
-
-def scoped_need(target: Target, call: CallLayout, limit: int) -> int:
-    """Scoped VMEM the call needs when compiled with scoped limit `limit`."""
-    skip = in_place_inputs(target, call, limit)
-    return sum(b.bytes for b in call.buffers if b not in skip) + internal_allowance(target, call)
-
-
-def smallest_limit(target: Target, call: CallLayout) -> int:
-    """The smallest scoped limit L with scoped_need(L) <= L (what exact mode measures).
-
-    A lower limit leaves XLA more VMEM to prefetch inputs into, so the need falls with the limit; the
-    answer is one of the needs with the first k inputs (in prefetch order) read in place.
-    """
-    full = call.block_bytes + internal_allowance(target, call)
-    if target.limit("xla_operand_prefetch_reserve_kib") is None:
-        return full
-    order = sorted((b for b in call.buffers if b.kind == "input" and b.array_shape), key=lambda b: b.array_bytes)
-    candidates = {full}
-    saved = 0
-    for buf in order:
-        saved += buf.bytes if buf.contiguous else 0
-        candidates.add(full - saved)
-    return min(c for c in candidates if scoped_need(target, call, c) <= c)
-
-
-def _advice(target: Target, call: CallLayout, limit: int, physical: int) -> int:
-    """A vmem_limit_bytes that leaves room for the call at that limit (headroom included)."""
-    while limit < physical and scoped_need(target, call, limit) > limit:
-        limit = max(limit + TILE_BYTES, headroom_limit(scoped_need(target, call, limit), physical))
-    return limit
-
-
 def _require_jax() -> None:
     if importlib.util.find_spec("jax") is None:
         raise MissingExtraError("jax", "tpu")
@@ -555,25 +371,6 @@ def _failed(
         failure=Failure(kind, message, stage="trace" if kind == "input" else "compile"),
         vmem=VmemDetail(physical=tgt.limit("vmem_physical")),
     )
-
-
-def load_kernel(ref: str) -> PallasKernel:
-    """Load 'path/to/file.py:name' (a PallasKernel or a build function); InputError when it cannot."""
-    path_s, sep, name = ref.rpartition(":")
-    if not sep or not path_s or not name:
-        raise InputError(f"kernel reference {ref!r} must look like path/to/file.py:name")
-    path = Path(path_s)
-    if not path.is_file():
-        raise InputError(f"kernel file {path} does not exist")
-    module = load_module_file(path)
-    obj = getattr(module, name, None)
-    if obj is None:
-        raise InputError(f"{path} defines no {name!r}")
-    if isinstance(obj, PallasKernel):
-        return obj
-    if callable(obj):
-        return PallasKernel(build=obj, name=name)
-    raise InputError(f"{ref} is neither a PallasKernel nor a build function")
 
 
 def cli_estimate(ref: str, spec: Mapping[str, Any], targets: list[Target], mode: str) -> list[Usage]:
@@ -611,3 +408,10 @@ class _Backend:
 
 
 BACKEND: Backend = _Backend()
+
+
+__all__ = [
+    "ANALYTIC_MARGIN", "BACKEND", "HEADROOM", "MIB", "RESOURCE", "Build", "Built", "PallasEstimator", "PallasKernel",
+    "cli_estimate", "headroom_limit", "in_place_inputs", "internal_allowance", "limits_of", "load_kernel",
+    "prefetched_inputs", "scoped_need", "smallest_limit", "tpu_target",
+]
