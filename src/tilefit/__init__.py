@@ -20,7 +20,7 @@ __version__ = "0.1.0"
 
 # Public names that live in heavier modules, imported on first use so `import tilefit` stays instant.
 _LAZY = {
-    "explain": "tilefit.diagnosis",
+    "explain": "tilefit.report",
     "Explanation": "tilefit.diagnosis",
     "Diagnosis": "tilefit.diagnosis",
     "Usage": "tilefit.estimate.base",
@@ -30,6 +30,8 @@ _LAZY = {
     "KnowledgeBase": "tilefit.kb.repository",
     "load_kb": "tilefit.kb.repository",
     "Settings": "tilefit.settings",
+    "install": "tilefit.plugin",
+    "uninstall": "tilefit.plugin",
 }
 
 
@@ -64,6 +66,8 @@ __all__ = [
     "__version__",
     "explain",
     "get_target",
+    "install",
     "load_kb",
     "load_targets",
+    "uninstall",
 ]

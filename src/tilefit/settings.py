@@ -44,6 +44,8 @@ class Settings:
     progress: bool = True
     max_input_bytes: int = 256 * 1024 * 1024
     debug: bool = False  # show tracebacks of internal errors
+    plugin: bool = False  # install the Triton compile plug-in at `import triton` (set by `tilefit run`)
+    trace: str = ""  # append every compiled specialisation to this JSONL trace (plug-in on)
     targets: tuple[str, ...] = ()  # default targets of estimate/fit when neither --target nor a spec names one
 
     def __post_init__(self) -> None:
@@ -104,6 +106,7 @@ def _problem(name: str, value: Any) -> str | None:
         "targets": lambda v: None if isinstance(v, tuple) and all(isinstance(t, str) and t for t in v)
         else "expected target names, e.g. sm_90,v5e",
         "cache_dir": lambda v: None if isinstance(v, Path) else "expected a directory",
+        "trace": lambda v: None if isinstance(v, str) else "expected a file path",
     }
     check = checks.get(name)
     if check is not None:
@@ -159,6 +162,10 @@ def _convert(kind: str, raw: Any, base: Path | None) -> object:
         if items is None or not all(isinstance(t, str) for t in items):
             raise ValueError("expected target names, e.g. sm_90,v5e")
         return tuple(t.strip() for t in items if t.strip())
+    if kind == "str":
+        if not text:
+            raise ValueError("expected a string")
+        return raw
     raise TypeError(f"unsupported setting type {kind}")
 
 
