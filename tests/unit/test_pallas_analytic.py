@@ -17,8 +17,8 @@ from tilefit.estimate.pallas_layout import (
     sublane_rows,
     tiling_problem,
 )
-from tilefit.fit.pallas import headroom_limit, vmem_limit_for
 from tilefit.targets import get_target
+from tilefit.vmem import headroom_limit, vmem_limit_for
 
 KERNELS = Path(__file__).resolve().parents[2] / "examples" / "kernels"
 MIB = 1 << 20

@@ -7,15 +7,10 @@ from __future__ import annotations
 
 from tilefit.estimate.pallas_layout import TILE_BYTES, Buffer, CallLayout
 from tilefit.targets import Target
+from tilefit.vmem import HEADROOM, MIB, headroom_limit  # the one headroom rule (explain uses it too)
 
-MIB = 1 << 20
-HEADROOM = 0.10  # 10 % above the measured need: Mosaic's internal scratch moves with jax/libtpu versions
-
-
-def headroom_limit(required: int, physical: int, headroom: float = HEADROOM) -> int:
-    """`required` plus headroom, rounded up to a MiB, capped at physical VMEM."""
-    want = -(-int(required * (1.0 + headroom)) // MIB) * MIB
-    return min(max(want, required), physical) if physical else want
+__all__ = ["HEADROOM", "MIB", "advice_limit", "headroom_limit", "in_place_inputs", "internal_allowance",
+           "prefetched_inputs", "scoped_need", "smallest_limit"]
 
 
 def internal_allowance(target: Target, call: CallLayout) -> int:

@@ -15,7 +15,6 @@ from typing import Any
 from tilefit.errors import InputError, NoConfigFits, TilefitError
 from tilefit.estimate.base import Mode, Usage, VmemDetail
 from tilefit.estimate.pallas import (
-    HEADROOM,
     RESOURCE,
     PallasEstimator,
     PallasKernel,
@@ -25,41 +24,6 @@ from tilefit.estimate.pallas import (
 from tilefit.estimate.pallas_compile import error_summary
 from tilefit.targets import Target
 from tilefit.units import format_short
-
-
-@dataclasses.dataclass(frozen=True)
-class VmemLimitAdvice:
-    """The `vmem_limit_bytes` to pass for a kernel that needs `required` bytes of scoped VMEM."""
-
-    required: int
-    vmem_limit_bytes: int | None
-    per_target: Mapping[str, int | None]
-    too_small: tuple[str, ...]
-
-    @property
-    def snippet(self) -> str | None:
-        """The Python to paste into the pallas_call."""
-        if self.vmem_limit_bytes is None:
-            return None
-        return f"compiler_params=pltpu.CompilerParams(vmem_limit_bytes={self.vmem_limit_bytes})"
-
-
-def vmem_limit_for(required: int, targets: Sequence[Target], headroom: float = HEADROOM) -> VmemLimitAdvice:
-    """The vmem_limit_bytes for `required` bytes (e.g. an E1001 size) on every candidate generation.
-
-    Per target: required + headroom rounded up to a MiB, capped at that target's physical VMEM (None
-    where even physical VMEM is too small). `vmem_limit_bytes` is the smallest per-target value, one
-    number that works on every generation with room; None when no candidate has room.
-    """
-    per: dict[str, int | None] = {}
-    for t in targets:
-        physical = t.limit("vmem_physical")
-        if physical is None:
-            continue
-        per[t.name] = headroom_limit(required, physical, headroom) if required <= physical else None
-    fitting = [v for v in per.values() if v is not None]
-    too_small = tuple(name for name, v in per.items() if v is None)
-    return VmemLimitAdvice(required, min(fitting) if fitting else None, per, too_small)
 
 
 @dataclasses.dataclass(frozen=True)
