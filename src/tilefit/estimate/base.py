@@ -65,6 +65,9 @@ class VmemDetail:
     bytes_at_limit: int | None = None
     bytes_is_lower_bound: bool = False
     physical_reported: int | None = None
+    compiles: int | None = None  # libtpu compiles spent on this result (None or 0: the model only)
+    bytes_low: int | None = None  # exact mode: the size is in (bytes_low, bytes], E1001 prints 0.01 MiB
+    unsure: tuple[str, ...] = ()  # what the analytic model could not see; libtpu decided the fit then
 
 
 class OverrunRow(TypedDict):
@@ -167,6 +170,7 @@ class Usage:
             parts: dict[str, Any] = dict(vmem)
             parts["buffers"] = tuple((str(n), int(b)) for n, b in parts.get("buffers") or ())
             parts["prefetched_inputs"] = tuple(parts.get("prefetched_inputs") or ())
+            parts["unsure"] = tuple(parts.get("unsure") or ())
             fields["vmem"] = VmemDetail(**parts)
         return cls(**fields)
 
