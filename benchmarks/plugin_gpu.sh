@@ -2,7 +2,7 @@
 # The plug-in's GPU proofs, stock vs plug-in, each in a fresh process with fresh Triton/Inductor/Helion caches.
 #   bash benchmarks/plugin_gpu.sh STEP...      (from the repo root on the GPU machine; PYTHONPATH has src/)
 # Steps: launch autotune helion-none helion-none-plugin inductor-mm inductor-mm1 inductor-flex128 inductor-flex256
-#        helion-quick helion-quick-seed device-tests
+#        helion-quick helion-quick-seed helion-quick-seed-plugin device-tests
 #        proof = inductor-flex256 inductor-flex128 inductor-mm1 helion-quick-seed device-tests (about 8 min on an H100)
 # Writes $OUT/plugin_summary.jsonl (one line per run: wall seconds, exit code, the script's RESULT),
 # $OUT/plugin_log.txt (every run's output) and $OUT/plugin_spy.jsonl (every compile of every run, by process).
@@ -69,6 +69,9 @@ for step in "${steps[@]}"; do
       export HELION_AUTOTUNE_MAX_GENERATIONS=2 HELION_AUTOTUNE_RANDOM_SEED=0
       one helion-quick-seed-stock 100 $PY benchmarks/plugin_helion_matmul.py seed
       one helion-quick-seed-plugin 100 $TF $PY benchmarks/plugin_helion_matmul.py seed ;;
+    helion-quick-seed-plugin)  # the plug-in run alone, with room for the whole search
+      export HELION_AUTOTUNE_MAX_GENERATIONS=2 HELION_AUTOTUNE_RANDOM_SEED=0
+      one helion-quick-seed-plugin 300 $TF $PY benchmarks/plugin_helion_matmul.py seed ;;
     device-tests) one device-tests 150 $PY -m pytest -q -p no:cacheprovider tests/device/test_plugin_device.py ;;
     *) echo "unknown step $step" >&2; exit 2 ;;
   esac
