@@ -20,7 +20,7 @@ __version__ = "0.1.0"
 
 # Public names that live in heavier modules, imported on first use so `import tilefit` stays instant.
 _LAZY = {
-    "explain": "tilefit.diagnosis",
+    "explain": "tilefit.report",
     "Explanation": "tilefit.diagnosis",
     "Diagnosis": "tilefit.diagnosis",
     "Usage": "tilefit.estimate.base",

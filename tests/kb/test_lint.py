@@ -79,3 +79,9 @@ def test_hash_that_truncates_plain_text_is_caught() -> None:
     assert _comment_problems("  how: fixed by PR #684 upstream\n", "x")
     assert not _comment_problems("  how: 'fixed by PR #684 upstream'\n", "x")
     assert not _comment_problems("  how: >-\n    fixed by PR #684\n", "x")
+
+
+def test_every_example_resolves_to_its_own_entry() -> None:
+    from tilefit.match.selfcheck import example_problems
+
+    assert [str(p) for p in example_problems(load_kb())] == []

@@ -9,8 +9,8 @@ import time
 import pytest
 
 import tilefit
-from tilefit.diagnosis import explain
 from tilefit.errors import DoesNotFit, InputError, NoConfigFits
+from tilefit.report import explain
 
 SEED_LINE = (
     "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 526336, "

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tilefit.diagnosis import explain
+from tilefit.report import explain
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = sorted((ROOT / "examples" / "logs").glob("*.log"))

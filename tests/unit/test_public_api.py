@@ -37,7 +37,7 @@ def test_explain_is_callable_from_the_top_level() -> None:
 
 def test_core_does_not_import_heavy_backends() -> None:
     code = (
-        "import sys, tilefit; from tilefit.diagnosis import explain; from tilefit.cli import build_parser; "
+        "import sys, tilefit; from tilefit.report import explain; from tilefit.cli import build_parser; "
         "build_parser(); explain('out of resource: shared memory, Required: 2, Hardware limit: 1'); "
         "explain('E1001: CompileTimeScopedVmemOom\\nx, 33.56M vs 32.00M limit'); "
         "print(sorted(m for m in ('torch', 'triton', 'jax', 'helion') if m in sys.modules))"

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from tilefit.errors import TilefitError
 
@@ -16,27 +18,72 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_NOTHING, EXIT_USAGE = 0, 1, 2
 
 
-def _read_source(path: str | None, limit: int) -> bytes:
+def _open_source(path: str | None) -> BinaryIO:
+    """The log to read: stdin, or any path that can be opened for reading (files, FIFOs, /dev/stdin, <(...))."""
     if path in (None, "-"):
+        if sys.stdin is None or sys.stdin.closed:
+            raise TilefitError("stdin is closed: pass a log file, or pipe a log in (tilefit explain - < log.txt)")
         if path is None and sys.stdin.isatty():
             raise TilefitError("no input: pass a log file, or pipe a log in (tilefit explain - < log.txt)")
-        data: bytes = sys.stdin.buffer.read(limit + 1)
-        return data
+        return sys.stdin.buffer
     p = Path(path)
-    if not p.is_file():
-        raise TilefitError(f"{path}: no such file")
-    with p.open("rb") as fh:
-        return fh.read(limit + 1)
+    if p.is_dir():
+        raise TilefitError(f"{path}: is a directory; pass a log file")
+    try:
+        return p.open("rb")
+    except FileNotFoundError:
+        raise TilefitError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise TilefitError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def _check_size(fh: BinaryIO, limit: int) -> None:
+    """A regular file over the limit is refused by its size, before reading a byte."""
+    try:
+        st = os.fstat(fh.fileno())
+    except (OSError, ValueError, AttributeError):
+        return
+    if stat.S_ISREG(st.st_mode) and st.st_size > limit:
+        raise TilefitError(f"input has {st.st_size} bytes; the limit is {limit} (TILEFIT_MAX_INPUT_BYTES)")
+
+
+def _write(text: str) -> None:
+    """Write the report; a closed or full stdout is an output error, not an internal one."""
+    try:
+        if sys.stdout is None:
+            raise OSError("stdout is closed")
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except (OSError, ValueError) as exc:
+        _silence_stdout()
+        raise TilefitError(f"cannot write the report: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def _silence_stdout() -> None:
+    """Point fd 1 at /dev/null so the interpreter's exit flush does not fail a second time."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    except OSError:
+        pass
 
 
 def _explain(args: argparse.Namespace) -> int:
-    from tilefit.diagnosis import explain
+    from tilefit.report import explain
     from tilefit.settings import Settings
 
     settings = Settings.from_env()
-    data = _read_source(args.file, settings.max_input_bytes)
-    result = explain(data, settings=settings)
-    sys.stdout.write(result.render(args.format, args.lang))
+    fh = _open_source(args.file)
+    try:
+        _check_size(fh, settings.max_input_bytes)
+        result = explain(fh, settings=settings)
+    finally:
+        if fh is not getattr(sys.stdin, "buffer", None):
+            fh.close()
+    _write(result.render(args.format, args.lang))
     return EXIT_OK if result.recognised else EXIT_NOTHING
 
 
@@ -47,8 +94,10 @@ def _kb(args: argparse.Namespace) -> int:
         return _kb_measure(args)
     if args.kb_command == "lint":
         from tilefit.kb.lint import lint
+        from tilefit.match.selfcheck import example_problems
 
         problems = lint(probe_patterns=not args.no_probe)
+        problems += [] if problems else example_problems(load_kb())
         for p in problems:
             print(p)
         print(f"{len(problems)} problem(s) in the knowledge base" if problems else "knowledge base is clean")
@@ -79,9 +128,11 @@ def _kb_measure(args: argparse.Namespace) -> int:
 
 def _kb_show(kb: KnowledgeBase, entry_id: str, lang: str) -> int:
     """Show an entry the way explain would, on its first real example, then all its examples."""
-    from tilefit.diagnosis import Explanation, diagnose
+    from tilefit.diagnosis import diagnose
+    from tilefit.match.extract import context_rules
     from tilefit.match.matcher import match
     from tilefit.render.json_ import dumps
+    from tilefit.report import Report
     from tilefit.targets import load_targets
 
     try:
@@ -92,7 +143,8 @@ def _kb_show(kb: KnowledgeBase, entry_id: str, lang: str) -> int:
     found = [m for m in match(example, kb) if m.entry.id == e.id]
     if not found:
         raise TilefitError(f"{entry_id}: its first example does not match it; run `tilefit kb lint`")
-    print(Explanation((diagnose(example, found[0], load_targets()),)).render("text", lang), end="")
+    diagnosis = diagnose(example, found[0], load_targets(), context_rules())
+    print(Report((diagnosis,)).render("text", lang), end="")
     print(dumps({"examples": [{"source": x.source, "log": x.log} for x in e.examples]}))
     return EXIT_OK
 
@@ -164,7 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
     tg.add_argument("--vendor", choices=("nvidia", "amd", "intel", "google"))
     tg.add_argument("--limit", type=int, help="which targets have this limit (bytes)")
     tg.set_defaults(func=_targets)
-    for name in ("estimate", "fit", "run"):
+    for name in ("estimate", "fit", "run", "schema", "mcp"):
         _add_backend(sub, name)
     return parser
 

@@ -1,23 +1,28 @@
-"""explain(log or exception) -> Explanation: every known on-chip memory error, diagnosed once."""
+"""Diagnose matches: read each distinct error's surroundings and make its advice specific.
+
+`diagnose_pieces` is the whole pipeline over a log read in pieces (any size, bounded memory). Rendering
+lives in tilefit.render and the public `explain()` in tilefit.report; neither is imported here.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import traceback
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
 
 from tilefit.diagnosis.advice import Advice, Facts, advise
-from tilefit.errors import InputError
 from tilefit.kb.model import Entry
-from tilefit.kb.repository import KnowledgeBase, load_kb
-from tilefit.match.extract import context_rules, decode_input
-from tilefit.match.matcher import Match, match
-from tilefit.settings import Settings
-from tilefit.targets import Target, TargetSet, load_targets
+from tilefit.kb.repository import KnowledgeBase
+from tilefit.match.extract import ContextIndex, ContextRules
+from tilefit.match.matcher import Match, match_window
+from tilefit.match.tally import Tally
+from tilefit.match.window import windows
+from tilefit.targets import Target, TargetSet
 
 # How much of the log before an error is read for its traceback (framework, phase).
 _FRAME_WINDOW = 20000
+# Distinct errors diagnosed in one input; past this, further distinct ones are only counted.
+MAX_DISTINCT = 1000
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,25 +51,14 @@ class Diagnosis:
 
 @dataclasses.dataclass(frozen=True)
 class Explanation:
-    """All diagnoses of one input, in order of appearance."""
+    """All diagnoses of one input, in order of appearance; `omitted` distinct errors past MAX_DISTINCT."""
 
     diagnoses: tuple[Diagnosis, ...]
+    omitted: int = 0
 
     @property
     def recognised(self) -> bool:
         return bool(self.diagnoses)
-
-    def render(self, fmt: str = "text", lang: str = "en") -> str:
-        """Render as text, markdown, json or html, in English or Chinese ('zh')."""
-        from tilefit.render import render
-
-        return render(self, fmt, lang)
-
-    def to_json(self, lang: str = "en") -> dict[str, Any]:
-        """The documented JSON contract (see README)."""
-        from tilefit.render.json_ import to_json
-
-        return to_json(self, lang)
 
 
 def _vendor(entry: Entry, classes: tuple[Target, ...]) -> str | None:
@@ -89,18 +83,20 @@ def _device_classes(m: Match, targets: TargetSet) -> tuple[Target, ...]:
     return tuple(found)
 
 
-def diagnose(text: str, m: Match, targets: TargetSet) -> Diagnosis:
-    """Read the context of one match and make its advice specific."""
-    rules = context_rules()
-    around = text[max(0, m.start - _FRAME_WINDOW): m.end + 2000]
-    before = text[max(0, m.start - _FRAME_WINDOW): m.end]
+def diagnose(
+    text: str, m: Match, targets: TargetSet, rules: ContextRules, offset: int = 0, index: ContextIndex | None = None
+) -> Diagnosis:
+    """Read the context of one match (`text` starts at log position `offset`) and make its advice specific."""
+    start, end = m.start - offset, m.end - offset
+    index = index or rules.index(text)
     classes = _device_classes(m, targets)
-    config = rules.config(text, m.start, m.end)
-    facts = Facts(m.entry.resource, m.required, m.limit, config, classes)
+    config = rules.config(text, start, end)
+    tpus = [t for t in targets.targets if t.kind == "tpu"]
+    facts = Facts(m.entry.resource, m.required, m.limit, config, classes, tpus)
     return Diagnosis(
         match=m,
-        framework=rules.framework(around) or m.entry.frameworks[0],
-        phase=rules.phase(before) or m.entry.phase,
+        framework=index.framework(start - _FRAME_WINDOW, end + 2000) or m.entry.frameworks[0],
+        phase=index.phase(start - _FRAME_WINDOW, end) or m.entry.phase,
         vendor=_vendor(m.entry, classes),
         device_classes=classes,
         config=config,
@@ -108,7 +104,28 @@ def diagnose(text: str, m: Match, targets: TargetSet) -> Diagnosis:
     )
 
 
-def _exception_text(exc: BaseException) -> str:
+def _key(m: Match) -> tuple[str, int | None, int | None]:
+    return m.entry.id, m.required, m.limit
+
+
+def diagnose_pieces(
+    pieces: Iterable[str], kb: KnowledgeBase, targets: TargetSet, rules: ContextRules,
+    *, max_distinct: int = MAX_DISTINCT,
+) -> Explanation:
+    """Match and diagnose a log given as clean text pieces; each distinct error is diagnosed where first seen."""
+    tally = Tally(limit=max_distinct)
+    found: dict[tuple[str, int | None, int | None], Diagnosis] = {}
+    for text, lo, hi, offset in windows(pieces):
+        index = rules.index(text)
+        for m in match_window(text, kb, targets, lo, hi, offset):
+            if tally.add(m):
+                found[_key(m)] = diagnose(text, m, targets, rules, offset, index)
+    diagnoses = tuple(dataclasses.replace(found[_key(m)], match=m) for m in tally.result())
+    return Explanation(diagnoses, omitted=tally.omitted)
+
+
+def exception_text(exc: BaseException) -> str:
+    """A live exception as the log it would print, with Triton's numbers restated when only fields hold them."""
     text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     required, limit = getattr(exc, "required", None), getattr(exc, "limit", None)
     name = getattr(exc, "name", None)
@@ -118,24 +135,4 @@ def _exception_text(exc: BaseException) -> str:
     return text
 
 
-def explain(
-    source: str | bytes | BaseException,
-    *,
-    kb: KnowledgeBase | None = None,
-    targets: TargetSet | None = None,
-    settings: Settings | None = None,
-) -> Explanation:
-    """Diagnose a log (text or bytes) or a live exception (e.g. triton's OutOfResources)."""
-    settings = settings or Settings.from_env()
-    if isinstance(source, BaseException):
-        text = _exception_text(source)
-    elif isinstance(source, (str, bytes)):
-        text = decode_input(source, max_bytes=settings.max_input_bytes)
-    else:
-        raise InputError(f"explain() takes a log (str or bytes) or an exception, not {type(source).__name__}")
-    kb = kb or load_kb()
-    targets = targets or load_targets()
-    return Explanation(tuple(diagnose(text, m, targets) for m in match(text, kb, targets)))
-
-
-__all__ = ["Diagnosis", "Explanation", "diagnose", "explain"]
+__all__ = ["MAX_DISTINCT", "Diagnosis", "Explanation", "diagnose", "diagnose_pieces", "exception_text"]

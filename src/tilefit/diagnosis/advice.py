@@ -9,11 +9,14 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
-from tilefit.kb.model import Fix
-from tilefit.targets import Target
 from tilefit.units import format_short
+from tilefit.vmem import VmemLimitAdvice, flag_for, vmem_limit_for
+
+if TYPE_CHECKING:
+    from tilefit.kb.model import Fix
+    from tilefit.targets import Target
 
 
 @dataclasses.dataclass(frozen=True)
@@ -25,6 +28,8 @@ class Facts:
     limit: int | None
     config: Mapping[str, int | str]
     device_classes: Sequence[Target]
+    # Every TPU generation known, for VMEM advice when the log's limit names none.
+    tpus: Sequence[Target] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -63,10 +68,11 @@ def _num_stages(facts: Facts) -> tuple[str, str] | None:
             "num_stages is already 1: lowering it cannot help here; shrink the blocks instead.",
             "num_stages 已经是 1，继续降低无效；请改为缩小块尺寸。",
         )
-    for s in range(stages - 1, 0, -1):
+    # The most stages whose scaled need fits, in closed form: a printed num_stages can be any size.
+    s = stages - 1 if facts.required <= 0 else min(stages - 1, facts.limit * stages // facts.required)
+    if s >= 1:
         est = facts.required * s / stages
-        if est <= facts.limit:
-            return (
+        return (
                 f"num_stages {stages} -> {s}: about {format_short(est)} (estimate, buffers scale with "
                 f"stages) against the {format_short(facts.limit)} limit.",
                 f"num_stages {stages} -> {s}：约 {format_short(est)}（估算，缓冲区随 stage 数线性变化），"
@@ -83,7 +89,9 @@ def _num_stages(facts: Facts) -> tuple[str, str] | None:
 
 def _halvings(facts: Facts) -> int | None:
     ratio = _over(facts)
-    return None if ratio is None else max(1, math.ceil(math.log2(ratio)))
+    if ratio is None or ratio <= 1.0:
+        return None  # nothing to cut: the log's own numbers fit (or it printed 0)
+    return max(1, math.ceil(math.log2(ratio)))
 
 
 def _block(facts: Facts) -> tuple[str, str] | None:
@@ -133,16 +141,13 @@ def _threads(facts: Facts) -> tuple[str, str] | None:
     )
 
 
-def _vmem_advice(facts: Facts) -> tuple[Any, str] | None:
-    """vmem_limit_for over the TPU generations the log's limit reveals (all of them when unknown)."""
+def _vmem_advice(facts: Facts) -> tuple[VmemLimitAdvice, str] | None:
+    """vmem_limit_for over the TPU generations the log's limit reveals (all known ones when unknown)."""
     if facts.required is None:
         return None
-    from tilefit.fit.pallas import vmem_limit_for  # no jax import: arithmetic over target data
-    from tilefit.targets import load_targets
-
-    tpus = [t for t in facts.device_classes if t.kind == "tpu"] or [
-        t for t in load_targets().targets if t.kind == "tpu"
-    ]
+    tpus = [t for t in facts.device_classes if t.kind == "tpu"] or [t for t in facts.tpus if t.kind == "tpu"]
+    if not tpus:
+        return None
     return vmem_limit_for(facts.required, tpus), ", ".join(t.name for t in tpus)
 
 
@@ -171,7 +176,7 @@ def _vmem_flag(facts: Facts) -> tuple[str, str] | None:
     found = _vmem_advice(facts)
     if found is None or found[0].vmem_limit_bytes is None:
         return _vmem_limit(facts)
-    flag = f"LIBTPU_INIT_ARGS=--xla_tpu_scoped_vmem_limit_kib={found[0].vmem_limit_bytes // 1024}"
+    flag = flag_for(found[0].vmem_limit_bytes)
     return (
         f"{flag} (set before JAX initialises libtpu; it applies to every kernel).",
         f"{flag}（须在 JAX 初始化 libtpu 之前设置；对所有内核生效）。",

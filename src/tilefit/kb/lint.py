@@ -1,4 +1,8 @@
-"""`tilefit kb lint`: schema, examples that resolve to their own entry only, real sources, safe patterns."""
+"""`tilefit kb lint`: schema, real sources, safe patterns.
+
+The check that each example resolves to its own entry runs the matcher, so it lives in
+tilefit.match.selfcheck (match -> kb, never kb -> match); `tilefit kb lint` runs both.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +17,6 @@ from typing import Any
 from tilefit.errors import KnowledgeBaseError
 from tilefit.kb.model import Entry, entry_from_dict
 from tilefit.kb.repository import KnowledgeBase, _walk
-from tilefit.match.matcher import match
 from tilefit.yamlio import load_yaml
 
 # A quantified group that itself contains a quantifier: the classic catastrophic-backtracking shape.
@@ -86,25 +89,6 @@ def _load_all() -> tuple[list[Entry], list[Problem]]:
     return entries, problems
 
 
-def _example_problems(kb: KnowledgeBase) -> list[Problem]:
-    out = []
-    for entry in kb:
-        for i, ex in enumerate(entry.examples):
-            where = f"{entry.id} example {i}"
-            if not any(k in ex.log.lower() for k in entry.keywords):
-                out.append(Problem(where, "contains none of the entry's keywords"))
-            found = match(ex.log, kb)
-            ids = [m.entry.id for m in found]
-            if set(ids) != {entry.id}:
-                out.append(Problem(where, f"resolves to {ids or 'nothing'}, expected only {entry.id}"))
-                continue
-            for key, value in ex.expect.items():
-                got = getattr(found[0], key)
-                if got != value:
-                    out.append(Problem(where, f"{key} is {got}, expected {value}"))
-    return out
-
-
 def _source_problems(entry: Entry) -> list[Problem]:
     out = []
     if not entry.sources:
@@ -159,13 +143,12 @@ def _pattern_problems(entries: list[Entry], timeout_s: float = _PROBE_TIMEOUT_S)
 
 
 def lint(*, probe_patterns: bool = True) -> list[Problem]:
-    """Every problem of the shipped knowledge base; empty when it is clean."""
+    """Every problem of the shipped knowledge base's files; empty when they are clean (examples: match.selfcheck)."""
     entries, problems = _load_all()
     try:
         kb = KnowledgeBase(entries=tuple(entries))
     except KnowledgeBaseError as exc:
         return [*problems, Problem("kb", str(exc))]
-    problems += _example_problems(kb)
     for entry in kb:
         problems += _source_problems(entry)
     if probe_patterns:

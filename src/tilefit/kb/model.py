@@ -18,6 +18,10 @@ Knob = Literal[
     "dynamic_smem", "upgrade", "none",
 ]
 NUMBER_GROUPS = ("required", "limit")
+# "exact": the message is the error itself; "inferred": the entry reasons from indirect signs (a bare
+# error with no resource, a driver error after a shared-memory call), so its answer is a likely cause.
+# "partial": a framework's own rewording (the resource is certain, the numbers' meaning less so).
+EntryConfidence = Literal["exact", "partial", "inferred"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,6 +81,8 @@ class Requires:
 
     any_of: tuple[re.Pattern[str], ...] = ()
     limit_vendor: str | None = None
+    # None of these may appear near the match (a look-alike's context: "/dev/shm", "shared GPU memory").
+    none_of: tuple[re.Pattern[str], ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,6 +118,9 @@ class Entry:
     requires: Requires = dataclasses.field(default_factory=Requires)
     summary: str = ""
     summary_zh: str = ""
+    confidence: EntryConfidence = "exact"
+    # A fallback is reported only when no other entry matched the log (e.g. "mentions VMEM, no known form").
+    fallback: bool = False
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -227,10 +236,11 @@ def _requires(raw: Any, where: str) -> Requires:
         return Requires()
     r = _Reader(raw, where)
     any_of = tuple(_regex(p, where) for p in r.strs("any_of", required=False))
+    none_of = tuple(_regex(p, where) for p in r.strs("none_of", required=False))
     vendor = raw.get("limit_vendor")
-    if not any_of and not vendor:
-        raise r.fail("requires", "give any_of or limit_vendor")
-    return Requires(any_of=any_of, limit_vendor=vendor)
+    if not any_of and not vendor and not none_of:
+        raise r.fail("requires", "give any_of, none_of or limit_vendor")
+    return Requires(any_of=any_of, limit_vendor=vendor, none_of=none_of)
 
 
 def entry_from_dict(raw: Any, where: str, expected_id: str | None = None) -> Entry:
@@ -264,4 +274,13 @@ def entry_from_dict(raw: Any, where: str, expected_id: str | None = None) -> Ent
         refines=r.strs("refines", required=False),
         requires=_requires(r.raw.get("requires"), f"{where}: requires"),
         summary=r.text("summary", ""), summary_zh=r.text("summary_zh", ""),
+        confidence=r.choice("confidence", get_args(EntryConfidence), "exact"),
+        fallback=_flag(r, "fallback"),
     )
+
+
+def _flag(r: _Reader, key: str) -> bool:
+    value = r.raw.get(key, False)
+    if not isinstance(value, bool):
+        raise r.fail(key, f"expected true or false, got {value!r}")
+    return value

@@ -1,4 +1,4 @@
-"""Reading logs safely, and what surrounds an error: framework, phase and printed config."""
+"""What surrounds an error in a log: framework, phase and printed config (rules in data/context.yaml)."""
 
 from __future__ import annotations
 
@@ -9,39 +9,16 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
-from tilefit.errors import InputError
 from tilefit.yamlio import load_yaml
 
-# Printable share below which input is called binary, measured on its first 64 KiB.
-_BINARY_SHARE = 0.85
-_PROBE = 65536
-
-
-def decode_input(data: bytes | str, *, max_bytes: int) -> str:
-    """Turn raw input into text: empty, binary or oversized input raises InputError."""
-    if isinstance(data, str):
-        text = data
-        if len(text) > max_bytes:
-            raise InputError(f"input has {len(text)} characters; the limit is {max_bytes} (TILEFIT_MAX_INPUT_BYTES)")
-    else:
-        if len(data) > max_bytes:
-            raise InputError(f"input has {len(data)} bytes; the limit is {max_bytes} (TILEFIT_MAX_INPUT_BYTES)")
-        if _looks_binary(data[:_PROBE]):
-            raise InputError("input is not text (it looks binary); pass the error log as text")
-        text = data.decode("utf-8", errors="replace")
-    if not text.strip():
-        raise InputError("input is empty; pass an error log (a file, '-' for stdin, or text)")
-    return text
-
-
-def _looks_binary(head: bytes) -> bool:
-    if not head:
-        return False
-    if b"\x00" in head[:8192]:
-        return True
-    text = head.decode("utf-8", errors="replace")
-    printable = sum(1 for ch in text if ch.isprintable() or ch in "\n\r\t\x1b")
-    return printable / len(text) < _BINARY_SHARE
+# A printed config value longer than this stays text: int() of a 5000-digit string raises, and no real
+# num_stages or block size has 31 digits.
+_MAX_DIGITS = 30
+# The context index searches text in blocks; a hit may run this far past its block's end.
+_BLOCK = 4096
+_REACH = 512
+# How far either side of an error its "own line" of config may reach.
+_LINE = 2000
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,12 +49,17 @@ class ContextRules:
                     best, best_pos = rule.value, m.start()
         return best
 
+    def index(self, text: str) -> ContextIndex:
+        """Framework and phase lookups over one text, each rule searched once per block of it."""
+        return ContextIndex(self, text)
+
     def config(self, text: str, start: int, end: int) -> dict[str, int | str]:
         """The config printed on the error's own line, the next line, or the nearest launcher line before it."""
-        line_start = text.rfind("\n", 0, start) + 1
-        next_nl = text.find("\n", end)
-        after = text.find("\n", next_nl + 1) if next_nl >= 0 else -1
-        own = text[line_start: after if after >= 0 else len(text)]
+        # A "line" is at most _LINE characters either side: a one-line log (JSON-escaped) is not one line.
+        line_start = max(text.rfind("\n", max(0, start - _LINE), start) + 1, start - _LINE, 0)
+        next_nl = text.find("\n", end, end + _LINE)
+        after = text.find("\n", next_nl + 1, end + 2 * _LINE) if next_nl >= 0 else -1
+        own = text[line_start: after if after >= 0 else min(len(text), end + _LINE)]
         pairs = self._pairs(own)
         if pairs:
             return pairs
@@ -91,7 +73,8 @@ class ContextRules:
         out: dict[str, int | str] = {}
         for m in self.config_pair.finditer(text):
             value = m.group("value")
-            out.setdefault(m.group("key"), int(value) if value.isdigit() else value)
+            number = value.isdigit() and len(value) <= _MAX_DIGITS
+            out.setdefault(m.group("key"), int(value) if number else value)
         return out
 
     def _launcher(self, m: re.Match[str]) -> dict[str, int | str]:
@@ -100,6 +83,56 @@ class ContextRules:
             out[name] = "?"
         out.update(self._pairs(m.group("args")))
         return out
+
+
+class ContextIndex:
+    """Framework and phase around positions of one text; each (rule, block) is searched at most once.
+
+    A log with 1,000 distinct errors asks for the framework 1,000 times over overlapping 20 KB windows;
+    searching each window again would read the log 1,000 times.
+    """
+
+    def __init__(self, rules: ContextRules, text: str) -> None:
+        self.rules, self.text = rules, text
+        self.memo: dict[tuple[int, int], int] = {}
+
+    def _last(self, rule: _Rule, block: int, end: int | None = None) -> int:
+        """Start of the last hit of `rule` that starts in `block` (before `end` if given), or -1."""
+        key = (id(rule), block)
+        if end is None and key in self.memo:
+            return self.memo[key]
+        a = block * _BLOCK
+        b = min(a + _BLOCK, len(self.text)) if end is None else end
+        last = -1
+        for m in rule.regex.finditer(self.text, a, min(len(self.text), b + _REACH)):
+            if m.start() >= b:
+                break
+            last = m.start()
+        if end is None:
+            self.memo[key] = last
+        return last
+
+    def framework(self, a: int, b: int) -> str | None:
+        """The first framework rule with a hit in text[a:b] (block-aligned)."""
+        a, b = max(0, a), min(len(self.text), b)
+        for rule in self.rules.frameworks:
+            if any(self._last(rule, k) >= 0 for k in range(a // _BLOCK, (b - 1) // _BLOCK + 1)):
+                return rule.value
+        return None
+
+    def phase(self, a: int, b: int) -> str | None:
+        """The phase whose marker is nearest `b` within text[a:b] (the frame closest to the error)."""
+        a, b = max(0, a), min(len(self.text), b)
+        best, best_pos = None, -1
+        last_block = (b - 1) // _BLOCK
+        for rule in self.rules.phases:
+            for k in range(last_block, a // _BLOCK - 1, -1):
+                pos = self._last(rule, k, end=b if k == last_block else None)
+                if pos >= 0:
+                    if pos > best_pos:
+                        best, best_pos = rule.value, pos
+                    break
+        return best
 
 
 def _first(rules: tuple[_Rule, ...], text: str) -> str | None:

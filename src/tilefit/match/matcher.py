@@ -1,21 +1,32 @@
-"""match(text, kb) -> [Match]: every distinct known error in a log, once, in order of appearance."""
+"""match(text, kb) -> [Match]: every distinct known error in a log, once, with its count, in order of appearance.
+
+Linear in the input: a log is read in windows (match.window) and each repeated line once; within a window every
+step is a regex scan or a sort (no loop over pairs of hits), so 100,000 repeats of one error line cost one
+regex hit with a count, and 100,000 distinct hits cost 100,000, never 100,000 squared comparisons.
+"""
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
+from typing import Literal
 
 from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase
-from tilefit.targets import TargetSet, load_targets
+from tilefit.match.tally import Tally
+from tilefit.match.window import CHUNK, CONTEXT, KEYWORD_WINDOW, condense, windows
+from tilefit.targets import TargetSet
 from tilefit.units import parse_size
 
-# Patterns only run in windows around keyword hits: a 10 MB log costs a few substring scans.
-_WINDOW = 4096
-# Past this many hits of one keyword a log is spam; the windows already cover the first ones.
-_MAX_HITS = 100_000
-# How far around a match `requires.any_of` looks for context (e.g. "ROCm" in the same traceback).
-_CONTEXT = 65536
+Confidence = Literal["exact", "partial", "inferred"]
+CONFIDENCES: tuple[Confidence, ...] = ("exact", "partial", "inferred")
+
+# How far around a match `requires.none_of` looks: the look-alike's own lines, not the whole traceback.
+_NONE_OF_REACH = 2000
+# A number with more digits than this is not a size a compiler printed (and int() of it is slow).
+_MAX_DIGITS = 24
 
 
 @dataclasses.dataclass(frozen=True)
@@ -30,6 +41,7 @@ class Match:
     limit: int | None
     approximate: bool
     count: int = 1
+    confidence: Confidence = "exact"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,114 +50,220 @@ class _Candidate:
     start: int
     end: int
     groups: dict[str, str]
+    named: int  # how many number groups the pattern has (to tell a cut excerpt from a numberless form)
 
 
-def _keyword_hits(lower: str, keywords: Iterable[str]) -> dict[str, list[int]]:
-    """Positions of every keyword, each scanned once however many entries share it."""
-    hits: dict[str, list[int]] = {}
-    for kw in keywords:
-        if kw in hits:
-            continue
-        found: list[int] = []
-        pos = lower.find(kw)
-        while pos >= 0 and len(found) < _MAX_HITS:
-            found.append(pos)
-            pos = lower.find(kw, pos + len(kw))
-        hits[kw] = found
-    return hits
-
-
-def _windows(hits: dict[str, list[int]], keywords: Iterable[str]) -> list[tuple[int, int]]:
+def _spans(lower: str, keyword: str) -> list[tuple[int, int]]:
+    """Merged windows around every hit of one keyword."""
     spans: list[tuple[int, int]] = []
-    for pos in sorted(p for kw in keywords for p in hits[kw]):
-        a, b = max(0, pos - _WINDOW), pos + _WINDOW
+    pos = lower.find(keyword)
+    while pos >= 0:
+        a, b = max(0, pos - KEYWORD_WINDOW), pos + KEYWORD_WINDOW
         if spans and a <= spans[-1][1]:
-            spans[-1] = (spans[-1][0], max(spans[-1][1], b))
+            spans[-1] = (spans[-1][0], b)
         else:
             spans.append((a, b))
+        pos = lower.find(keyword, pos + len(keyword))
     return spans
 
 
-def _candidates(text: str, hits: dict[str, list[int]], entry: Entry) -> list[_Candidate]:
-    """Pattern hits of one entry; where its patterns overlap, the hit with the most numbers wins."""
+def _union(lists: Iterable[list[tuple[int, int]]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(s for spans in lists for s in spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _raw_candidates(text: str, spans: list[tuple[int, int]], entry: Entry, lo: int, hi: int) -> list[_Candidate]:
     found = []
-    for a, b in _windows(hits, entry.keywords):
+    for a, b in spans:
+        if b < lo or a >= hi:
+            continue
         for pattern in entry.patterns:
+            named = sum(1 for g in ("required", "limit") if g in pattern.groupindex)
             for m in pattern.finditer(text, a, min(b, len(text))):
-                groups = {k: v for k, v in m.groupdict().items() if v is not None}
-                found.append(_Candidate(entry, m.start(), m.end(), groups))
-    found.sort(key=lambda c: (-len(c.groups), c.start))
+                if lo <= m.start() < hi:
+                    groups = {k: v for k, v in m.groupdict().items() if v is not None}
+                    found.append(_Candidate(entry, m.start(), m.end(), groups, named))
+    return found
+
+
+def _disjoint(found: list[_Candidate]) -> list[_Candidate]:
+    """Where an entry's hits overlap, the hit with the most numbers wins, then the earliest; O(n log n)."""
     kept: list[_Candidate] = []
-    for c in found:
-        if not any(k.start < c.end and c.start < k.end for k in kept):
-            kept.append(c)
+    for level in sorted({len(c.groups) for c in found}, reverse=True):
+        higher, j = kept, 0
+        mine: list[_Candidate] = []
+        for c in sorted((c for c in found if len(c.groups) == level), key=lambda c: c.start):
+            while j < len(higher) and higher[j].end <= c.start:
+                j += 1
+            if j < len(higher) and higher[j].start < c.end:
+                continue
+            if mine and mine[-1].end > c.start:
+                continue
+            mine.append(c)
+        kept = sorted(higher + mine, key=lambda c: c.start)
     return kept
+
+
+class _Near:
+    """Whether some pattern hits within `reach` of each candidate, for candidates in start order.
+
+    Searches stop at the first hit and never rescan text already searched, so a window costs at most one pass
+    per pattern however many candidates ask (and far less when hits are dense).
+    """
+
+    def __init__(self, text: str, patterns: Sequence[re.Pattern[str]], reach: int) -> None:
+        self.text, self.reach = text, reach
+        self.state = [(p, -1, 0) for p in patterns]  # (pattern, last hit start, searched up to)
+
+    def holds(self, c: _Candidate) -> bool:
+        lo, hi = max(0, c.start - self.reach), min(len(self.text), c.end + self.reach)
+        found = False
+        for i, (pattern, last, upto) in enumerate(self.state):
+            if lo <= last <= hi:
+                found = True
+                break
+            m = pattern.search(self.text, max(lo, upto), hi)
+            self.state[i] = (pattern, m.start() if m else last, m.start() + 1 if m else max(upto, hi))
+            if m:
+                found = True
+                break
+        return found
 
 
 def _number(groups: dict[str, str], key: str) -> tuple[int | None, bool]:
     raw = groups.get(key)
-    if raw is None:
+    if raw is None or len(raw) > _MAX_DIGITS:
         return None, True
     parsed = parse_size(raw)
     return (parsed[0], parsed[1]) if parsed else (None, True)
 
 
-def _requirements_hold(c: _Candidate, text: str, targets: TargetSet) -> bool:
-    req = c.entry.requires
-    if req.any_of:
-        around = text[max(0, c.start - _CONTEXT): c.end + _CONTEXT]
-        if not any(p.search(around) for p in req.any_of):
-            return False if req.limit_vendor is None else _vendor_holds(c, targets)
-    elif req.limit_vendor is not None:
-        return _vendor_holds(c, targets)
-    return True
+class _Vendor:
+    """limit_vendor checks, memoised per (entry, limit): a repeated error asks the target table once."""
+
+    def __init__(self, targets: TargetSet) -> None:
+        self.targets, self.memo = targets, dict[tuple[str, int], bool]()
+
+    def holds(self, c: _Candidate) -> bool:
+        limit, _ = _number(c.groups, "limit")
+        if limit is None:
+            return False
+        key = (c.entry.id, limit)
+        if key not in self.memo:
+            classes = self.targets.with_limit(c.entry.resource, limit)
+            self.memo[key] = bool(classes) and all(t.vendor == c.entry.requires.limit_vendor for t in classes)
+        return self.memo[key]
 
 
-def _vendor_holds(c: _Candidate, targets: TargetSet) -> bool:
-    limit, _ = _number(c.groups, "limit")
-    if limit is None:
-        return False
-    classes = targets.with_limit(c.entry.resource, limit)
-    return bool(classes) and all(t.vendor == c.entry.requires.limit_vendor for t in classes)
+def _requirements(text: str, entry: Entry, cands: list[_Candidate], vendor: _Vendor) -> list[_Candidate]:
+    req = entry.requires
+    if not cands:
+        return cands
+    if req.none_of:
+        spoiler = _Near(text, req.none_of, _NONE_OF_REACH)
+        cands = [c for c in cands if not spoiler.holds(c)]
+    if not req.any_of and req.limit_vendor is None:
+        return cands
+    near = _Near(text, req.any_of, CONTEXT) if req.any_of else None
+    return [c for c in cands if (near is not None and near.holds(c)) or
+            (req.limit_vendor is not None and vendor.holds(c))]
 
 
-def _refine(cands: list[_Candidate]) -> list[_Candidate]:
-    """Drop a candidate when a more specific entry that refines it matched an overlapping span."""
+def _refine(by_entry: dict[str, list[_Candidate]]) -> list[_Candidate]:
+    """Drop a hit when a more specific entry that refines its entry matched an overlapping span."""
     dropped: set[int] = set()
-    for c in cands:
-        if not c.entry.refines:
-            continue
-        for j, other in enumerate(cands):
-            if other.entry.id in c.entry.refines and other.start < c.end and c.start < other.end:
-                dropped.add(j)
-    return [c for i, c in enumerate(cands) if i not in dropped]
+    starts = {eid: [c.start for c in cands] for eid, cands in by_entry.items()}
+    for cands in by_entry.values():
+        for c in cands:
+            for rid in c.entry.refines:
+                others = by_entry.get(rid, [])
+                k = bisect.bisect_left(starts[rid], c.end) if others else 0
+                while k > 0 and others[k - 1].end > c.start:  # disjoint per entry: ends ascend too
+                    dropped.add(id(others[k - 1]))
+                    k -= 1
+    return sorted((c for cs in by_entry.values() for c in cs if id(c) not in dropped), key=lambda c: c.start)
 
 
 def _snippet(text: str, start: int, end: int) -> str:
-    return " ".join(text[start:end].split())[:400]
+    return " ".join(text[start:min(end, start + 2000)].split())[:400]
+
+
+def _confidence(entry: Entry, c: _Candidate, approximate: bool) -> Confidence:
+    """The entry's own confidence, lowered to partial when the numbers are cut off or rounded."""
+    if entry.confidence != "exact":
+        return entry.confidence
+    return "partial" if approximate or len(c.groups) < c.named else "exact"
+
+
+def _to_match(text: str, c: _Candidate, offset: int) -> Match:
+    required, exact_r = _number(c.groups, "required")
+    limit, exact_l = _number(c.groups, "limit")
+    approximate = not (exact_r and exact_l)
+    return Match(
+        entry=c.entry, start=offset + c.start, end=offset + c.end, text=_snippet(text, c.start, c.end),
+        required=required, limit=limit, approximate=approximate,
+        confidence=_confidence(c.entry, c, approximate),
+    )
+
+
+def _hits(text: str, kb: KnowledgeBase, targets: TargetSet, lo: int, hi: int) -> list[_Candidate]:
+    """Every hit of every entry that starts in text[lo:hi], after overlaps, requirements and refinements."""
+    lower = text.lower()
+    spans = {kw: _spans(lower, kw) for kw in dict.fromkeys(kw for e in kb for kw in e.keywords)}
+    vendor = _Vendor(targets)
+    by_entry: dict[str, list[_Candidate]] = {}
+    for entry in kb:
+        entry_spans = _union(spans[kw] for kw in entry.keywords)
+        if not entry_spans:
+            continue
+        cands = _disjoint(_raw_candidates(text, entry_spans, entry, lo, hi))
+        cands = _requirements(text, entry, cands, vendor)
+        if cands:
+            by_entry[entry.id] = cands
+    return _refine(by_entry)
+
+
+def match_window(
+    text: str, kb: KnowledgeBase, targets: TargetSet, lo: int = 0, hi: int | None = None, offset: int = 0
+) -> list[Match]:
+    """Every distinct hit that starts in text[lo:hi], with its count, reading context from all of `text`."""
+    hi = len(text) if hi is None else hi
+    condensed = condense(text, lo, hi)
+    if condensed is None:
+        hits = _hits(text, kb, targets, lo, hi)
+        placed = [(c, c.start, 1) for c in hits]
+        source = text
+    else:
+        hits = _hits(condensed.text, kb, targets, 0, len(condensed.text))
+        placed = [(c, *condensed.place(c.start)) for c in hits]
+        source = condensed.text
+    # Repeats of one hit become one Match with a count: a snippet is built once per distinct hit.
+    firsts: dict[tuple[str, tuple[tuple[str, str], ...]], tuple[_Candidate, int]] = {}
+    counts: dict[tuple[str, tuple[tuple[str, str], ...]], int] = {}
+    for c, at, n in placed:
+        if n == 0:
+            continue  # a line this window only sees in its context; its owner counts it
+        key = (c.entry.id, tuple(sorted(c.groups.items())))
+        counts[key] = counts.get(key, 0) + n
+        firsts.setdefault(key, (c, at))
+    return [
+        dataclasses.replace(_to_match(source, c, offset + at - c.start), count=counts[k])
+        for k, (c, at) in firsts.items()
+    ]
 
 
 def match(text: str, kb: KnowledgeBase, targets: TargetSet | None = None) -> list[Match]:
     """Find every known error in `text`; each distinct (entry, numbers) once, with its count."""
-    targets = targets or load_targets()
-    hits = _keyword_hits(text.lower(), (kw for entry in kb for kw in entry.keywords))
-    cands: list[_Candidate] = []
-    for entry in kb:
-        cands += [c for c in _candidates(text, hits, entry) if _requirements_hold(c, text, targets)]
-    cands = sorted(_refine(cands), key=lambda c: (c.start, c.entry.id))
-    found: dict[tuple[str, int | None, int | None], Match] = {}
-    for c in cands:
-        required, exact_r = _number(c.groups, "required")
-        limit, exact_l = _number(c.groups, "limit")
-        key = (c.entry.id, required, limit)
-        if key in found:
-            found[key] = dataclasses.replace(found[key], count=found[key].count + 1)
-            continue
-        found[key] = Match(
-            entry=c.entry, start=c.start, end=c.end, text=_snippet(text, c.start, c.end),
-            required=required, limit=limit, approximate=not (exact_r and exact_l),
-        )
-    numbered = {e for (e, r, lim) in found if r is not None or lim is not None}
-    # A numberless mention of an error the log also states with numbers is the same error, summarised.
-    return [m for (e, r, lim), m in found.items() if r is not None or lim is not None or e not in numbered]
+    from tilefit.targets import load_targets
 
+    targets = targets or load_targets()
+    tally = Tally()
+    for window, lo, hi, offset in windows(text[i:i + CHUNK] for i in range(0, len(text), CHUNK)):
+        for m in match_window(window, kb, targets, lo, hi, offset):
+            tally.add(m)
+    return tally.result()

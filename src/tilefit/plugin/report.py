@@ -112,7 +112,7 @@ def nearest(plugin: Any, err: Any) -> str:
 
 def diagnosis(err: Any) -> str:
     """The explain diagnosis of Triton's message: entry, title, first advice."""
-    from tilefit.diagnosis import explain
+    from tilefit.report import explain
 
     result = explain(str(err).encode())
     if not result.recognised:

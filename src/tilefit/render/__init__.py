@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tilefit.errors import InputError
+from tilefit.render.json_ import dumps, to_json
 
 if TYPE_CHECKING:
     from tilefit.diagnosis import Explanation
@@ -19,10 +20,13 @@ def render(explanation: Explanation, fmt: str = "text", lang: str = "en") -> str
         raise InputError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     if lang not in LANGS:
         raise InputError(f"unknown language {lang!r}; choose one of {', '.join(LANGS)}")
-    from tilefit.render import html, json_, markdown, text
+    from tilefit.render import html, markdown, text
 
-    view = json_.to_json(explanation, lang)
+    view = to_json(explanation, lang)
     if fmt == "json":
-        return json_.dumps(view)
+        return dumps(view)
     renderers = {"text": text.render, "markdown": markdown.render, "html": html.render}
     return renderers[fmt](view, lang)
+
+
+__all__ = ["FORMATS", "LANGS", "dumps", "render", "to_json"]

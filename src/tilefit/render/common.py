@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from tilefit.render.i18n import label
+from tilefit.render.view import ExplainView, FixView, MatchView
+from tilefit.resources import TABLE
 from tilefit.units import format_bytes
-
-# Resources counted in units other than bytes (the JSON keeps its *_bytes key names for them).
-_COUNTS = {"threads": "threads", "registers": "registers", "tensor-memory": "columns", "host-threads": "threads"}
 
 
 def amount(n: int, resource: str) -> str:
-    """526336 B (514.00 KiB) for bytes; 384 threads for counts."""
-    unit = _COUNTS.get(resource)
-    return f"{n} {unit}" if unit else format_bytes(n)
+    """526336 B (514.00 KiB) for bytes; 384 threads for counts (the unit column of tilefit.resources)."""
+    row = TABLE.get(resource)
+    unit = row.unit if row else "bytes"
+    return format_bytes(n) if unit == "bytes" else f"{n} {unit}"
 
 
-def numbers_line(m: dict[str, Any], lang: str) -> str | None:
+def numbers_line(m: MatchView, lang: str) -> str | None:
     """'needed 526336 B (514.00 KiB), allowed 232448 B (227.00 KiB): 2.26x over the limit'."""
     req, lim = m["required_bytes"], m["limit_bytes"]
     if req is None and lim is None:
@@ -36,20 +34,20 @@ def numbers_line(m: dict[str, Any], lang: str) -> str | None:
     return line
 
 
-def devices_line(m: dict[str, Any]) -> str | None:
+def devices_line(m: MatchView) -> str | None:
     if not m["device_classes"]:
         return None
     return "; ".join(f"{name} ({', '.join(devs)})" for name, devs in m["devices"].items())
 
 
-def config_line(m: dict[str, Any]) -> str | None:
+def config_line(m: MatchView) -> str | None:
     if not m["config"]:
         return None
     return ", ".join(f"{k}={v}" for k, v in m["config"].items())
 
 
-def header_tags(m: dict[str, Any], lang: str) -> str:
-    tags = [m["resource"]]
+def header_tags(m: MatchView, lang: str) -> str:
+    tags = [m["resource"], label(lang, f"confidence_{m['confidence']}")]
     if not m["on_chip"]:
         tags.append(label(lang, "not_on_chip"))
     if m["severity"] == "warning":
@@ -59,7 +57,7 @@ def header_tags(m: dict[str, Any], lang: str) -> str:
     return " · ".join(tags)
 
 
-def measured_text(fix: dict[str, Any], lang: str) -> str | None:
+def measured_text(fix: FixView, lang: str) -> str | None:
     """'fixed 58% of 66 failing configs (halve the largest block): sm_80, sm_86, sm_90; ...'."""
     ms = fix["measured"]
     if not ms:
@@ -73,3 +71,10 @@ def measured_text(fix: dict[str, Any], lang: str) -> str | None:
         return f"实测：修复了 {ms['n']} 个失败配置中的 {pct}%{rule}：{where}；{ms['method']}{cost}"
     cost = "" if speed is None else f"; fixed configs run at {speed:.2f}x the best fitting config (median, predicted)"
     return f"fixed {pct}% of {ms['n']} failing configs{rule}: {where}; {ms['method']}{cost}"
+
+
+def omitted_line(view: ExplainView, lang: str) -> str | None:
+    """'3 more distinct error(s) not shown ...' when the input had more than the diagnosed ones."""
+    if not view["omitted"]:
+        return None
+    return label(lang, "omitted", n=view["omitted"], limit=len(view["matches"]))

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from html import escape
-from typing import Any
 
-from tilefit.render.common import config_line, devices_line, header_tags, measured_text, numbers_line
+from tilefit.render.common import config_line, devices_line, header_tags, measured_text, numbers_line, omitted_line
 from tilefit.render.i18n import label
+from tilefit.render.view import ExplainView, MatchView
 
 _CSS = (
     "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.5}"
@@ -19,7 +19,7 @@ def _link(url: str, text: str) -> str:
     return f'<a href="{escape(url, quote=True)}">{escape(text)}</a>'
 
 
-def _match(m: dict[str, Any], lang: str) -> list[str]:
+def _match(m: MatchView, lang: str) -> list[str]:
     e = escape
     out = ["<section>", f"<h2>{e(m['title'])}</h2>", f'<p class="tags"><code>{e(m["entry"])}</code> · '
            f"{e(header_tags(m, lang))}</p>", "<ul>"]
@@ -49,10 +49,13 @@ def _match(m: dict[str, Any], lang: str) -> list[str]:
     return [*out, "</section>"]
 
 
-def render(view: dict[str, Any], lang: str) -> str:
+def render(view: ExplainView, lang: str) -> str:
     body = [f"<p>{escape(label(lang, 'none'))}</p>"] if not view["matches"] else []
     for m in view["matches"]:
         body += _match(m, lang)
+    more = omitted_line(view, lang)
+    if more:
+        body.append(f"<p>{escape(more)}</p>")
     return (
         f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8">'
         f"<title>{escape(label(lang, 'title'))}</title><style>{_CSS}</style></head>\n<body>\n"

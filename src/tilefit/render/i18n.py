@@ -14,6 +14,10 @@ LABELS: dict[str, dict[str, str]] = {
         "Numbers marked 'estimate' assume buffers scale with the knob; `tilefit estimate` gives exact bytes.",
         "title": "tilefit diagnosis",
         "same_as": "Same cause, fixes and dead ends as [{n}]; the advice for these numbers:",
+        "confidence_exact": "exact match",
+        "confidence_partial": "partial match (numbers cut off or rounded)",
+        "confidence_inferred": "inferred (a likely cause, not the error's own words)",
+        "omitted": "{n} more distinct error(s) not shown (past the first {limit}).",
     },
     "zh": {
         "none": "输入中未识别出已知的片上内存错误。",
@@ -26,6 +30,10 @@ LABELS: dict[str, dict[str, str]] = {
         "标注“估算”的数字假设缓冲区随参数线性变化；`tilefit estimate` 可给出精确字节数。",
         "title": "tilefit 诊断",
         "same_as": "原因、解决办法和无效做法同 [{n}]；针对这些数字的建议：",
+        "confidence_exact": "精确匹配",
+        "confidence_partial": "部分匹配（数字被截断或取整）",
+        "confidence_inferred": "推断（可能的原因，并非错误原文）",
+        "omitted": "另有 {n} 个不同的错误未显示（超过前 {limit} 个）。",
     },
 }
 

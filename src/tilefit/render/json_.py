@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from tilefit.diagnosis.advice import Advice
-from tilefit.kb.model import Measurement
+from tilefit.render.view import DeadEndView, ExplainView, FixView, MatchView, MeasuredView
 
 if TYPE_CHECKING:
     from tilefit.diagnosis import Diagnosis, Explanation
+    from tilefit.diagnosis.advice import Advice
+    from tilefit.kb.model import Measurement
 
 
-def _measured(m: Measurement | None) -> dict[str, Any] | None:
+def _measured(m: Measurement | None) -> MeasuredView | None:
     if m is None:
         return None
     return {
@@ -22,7 +23,7 @@ def _measured(m: Measurement | None) -> dict[str, Any] | None:
     }
 
 
-def _fix(a: Advice, zh: bool) -> dict[str, Any]:
+def _fix(a: Advice, zh: bool) -> FixView:
     f = a.fix
     return {
         "action": f.action_zh if zh else f.action,
@@ -35,13 +36,14 @@ def _fix(a: Advice, zh: bool) -> dict[str, Any]:
     }
 
 
-def _match(d: Diagnosis, zh: bool) -> dict[str, Any]:
+def _match(d: Diagnosis, zh: bool) -> MatchView:
     e, m = d.entry, d.match
     return {
         "entry": e.id,
         "title": e.title_zh if zh else e.title,
         "resource": e.resource,
         "on_chip": e.on_chip,
+        "confidence": m.confidence,
         "phase": d.phase,
         "framework": d.framework,
         "vendor": d.vendor,
@@ -54,7 +56,7 @@ def _match(d: Diagnosis, zh: bool) -> dict[str, Any]:
         "config": dict(d.config),
         "fixes": [_fix(a, zh) for a in d.advice],
         "dead_ends": [
-            {"action": x.action_zh if zh else x.action, "why": x.why_zh if zh else x.why, "source": x.source}
+            DeadEndView(action=x.action_zh if zh else x.action, why=x.why_zh if zh else x.why, source=x.source)
             for x in e.dead_ends
         ],
         "sources": list(e.sources),
@@ -66,12 +68,17 @@ def _match(d: Diagnosis, zh: bool) -> dict[str, Any]:
     }
 
 
-def to_json(explanation: Explanation, lang: str = "en") -> dict[str, Any]:
+def to_json(explanation: Explanation, lang: str = "en") -> ExplainView:
+    """The JSON view of an explanation (the documented contract)."""
     from tilefit import __version__
 
     zh = lang == "zh"
-    return {"tilefit": __version__, "matches": [_match(d, zh) for d in explanation.diagnoses]}
+    return {
+        "tilefit": __version__,
+        "matches": [_match(d, zh) for d in explanation.diagnoses],
+        "omitted": explanation.omitted,
+    }
 
 
-def dumps(view: dict[str, Any]) -> str:
+def dumps(view: object) -> str:
     return json.dumps(view, ensure_ascii=False, indent=2)

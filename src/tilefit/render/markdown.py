@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from tilefit.render.common import config_line, devices_line, header_tags, measured_text, numbers_line
+from tilefit.render.common import config_line, devices_line, header_tags, measured_text, numbers_line, omitted_line
 from tilefit.render.i18n import label
+from tilefit.render.view import ExplainView, MatchView
 
 
 def _md(text: str) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
-def _match(m: dict[str, Any], lang: str) -> list[str]:
+def _match(m: MatchView, lang: str) -> list[str]:
     out = [f"## {_md(m['title'])}", "", f"`{m['entry']}` · {header_tags(m, lang)}", ""]
     for key, value in (
         ("resource", numbers_line(m, lang)),
@@ -38,10 +37,13 @@ def _match(m: dict[str, Any], lang: str) -> list[str]:
     return [*out, ""]
 
 
-def render(view: dict[str, Any], lang: str) -> str:
+def render(view: ExplainView, lang: str) -> str:
     if not view["matches"]:
         return label(lang, "none") + "\n"
     lines = [f"# {label(lang, 'title')}", ""]
     for m in view["matches"]:
         lines += _match(m, lang)
+    more = omitted_line(view, lang)
+    if more:
+        lines.append(more)
     return "\n".join(lines).rstrip() + "\n"

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import textwrap
-from typing import Any
 
-from tilefit.render.common import config_line, devices_line, header_tags, measured_text, numbers_line
+from tilefit.render.common import config_line, devices_line, header_tags, measured_text, numbers_line, omitted_line
 from tilefit.render.i18n import label
+from tilefit.render.view import ExplainView, MatchView
 
 _W = 100
 
@@ -15,7 +15,7 @@ def _wrap(text: str, indent: str) -> list[str]:
     return textwrap.wrap(" ".join(text.split()), _W, initial_indent=indent, subsequent_indent=indent) or [indent]
 
 
-def _match(i: int, m: dict[str, Any], lang: str, first: int | None) -> list[str]:
+def _match(i: int, m: MatchView, lang: str, first: int | None) -> list[str]:
     out = [f"[{i}] {m['title']}  ({m['entry']})", f"    {header_tags(m, lang)}"]
     for key, value in (
         ("resource", numbers_line(m, lang)),
@@ -47,7 +47,7 @@ def _match(i: int, m: dict[str, Any], lang: str, first: int | None) -> list[str]
     return out
 
 
-def render(view: dict[str, Any], lang: str) -> str:
+def render(view: ExplainView, lang: str) -> str:
     matches = view["matches"]
     if not matches:
         return label(lang, "none") + "\n"
@@ -58,4 +58,7 @@ def render(view: dict[str, Any], lang: str) -> str:
         seen.setdefault(m["entry"], i)
     if any(f["specific"] for m in matches for f in m["fixes"]):
         lines += _wrap(label(lang, "estimate_note"), "")
+    more = omitted_line(view, lang)
+    if more:
+        lines += _wrap(more, "")
     return "\n".join(lines).rstrip() + "\n"

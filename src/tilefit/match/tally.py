@@ -1,0 +1,55 @@
+"""Distinct matches with their counts: what a log says, once per error however often it repeats."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tilefit.match.matcher import Match
+
+_Key = tuple[str, int | None, int | None]
+
+
+@dataclasses.dataclass
+class Tally:
+    """Distinct matches by (entry, numbers) with their counts, in order of first appearance.
+
+    At most `limit` distinct matches are kept; further distinct ones are counted in `omitted` only, so a
+    log of a million different numbers costs a set of small keys, not a million snippets.
+    """
+
+    limit: int = 1_000_000
+    found: dict[_Key, Match] = dataclasses.field(default_factory=dict)
+    counts: dict[_Key, int] = dataclasses.field(default_factory=dict)
+    extra: set[_Key] = dataclasses.field(default_factory=set)
+
+    @property
+    def omitted(self) -> int:
+        return len(self.extra)
+
+    def add(self, m: Match) -> bool:
+        """Count `m` (`m.count` times); True when it is the first of its kind and kept."""
+        key = (m.entry.id, m.required, m.limit)
+        if key in self.counts:
+            self.counts[key] += m.count
+            return False
+        if len(self.found) >= self.limit:
+            self.extra.add(key)
+            return False
+        self.counts[key] = m.count
+        self.found[key] = m
+        return True
+
+    def result(self) -> list[Match]:
+        ms = [dataclasses.replace(m, count=self.counts[k]) for k, m in self.found.items()]
+        return summarise(ms)
+
+
+def summarise(ms: Sequence[Match]) -> list[Match]:
+    """Drop numberless mentions of errors the log also states with numbers, and fallbacks when more is known."""
+    numbered = {m.entry.id for m in ms if m.required is not None or m.limit is not None}
+    ms = [m for m in ms if m.required is not None or m.limit is not None or m.entry.id not in numbered]
+    specific = [m for m in ms if not m.entry.fallback]
+    return specific if specific else list(ms)

@@ -1,0 +1,68 @@
+"""The JSON view of an explanation, typed: the contract every renderer reads (schema: data/schemas/)."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from tilefit.match.matcher import Confidence
+
+
+class MeasuredView(TypedDict):
+    rate: float
+    n: int
+    fixed: int
+    targets: list[str]
+    kernels: list[str]
+    rule: str
+    method: str
+    date: str
+    tools: dict[str, str]
+    median_speed: float | None
+
+
+class FixView(TypedDict):
+    action: str
+    how: str
+    when: str
+    knob: str
+    specific: str | None
+    evidence: list[str]
+    measured: MeasuredView | None
+
+
+class DeadEndView(TypedDict):
+    action: str
+    why: str
+    source: str
+
+
+class MatchView(TypedDict):
+    entry: str
+    title: str
+    resource: str
+    on_chip: bool
+    confidence: Confidence
+    phase: str
+    framework: str | None
+    vendor: str | None
+    severity: str
+    required_bytes: int | None
+    limit_bytes: int | None
+    ratio: float | None
+    device_classes: list[str]
+    devices: dict[str, list[str]]
+    config: dict[str, int | str]
+    fixes: list[FixView]
+    dead_ends: list[DeadEndView]
+    sources: list[str]
+    summary: str | None
+    root_cause: str
+    numbers_approximate: bool
+    count: int
+    text: str
+
+
+class ExplainView(TypedDict):
+    tilefit: str
+    matches: list[MatchView]
+    omitted: int

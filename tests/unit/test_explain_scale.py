@@ -1,0 +1,67 @@
+"""The scale goals of issue 13 with margins for a shared CI box (benchmarks/explain_scale.py has the numbers)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tilefit.report import explain
+
+ROOT = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("explain_scale", ROOT / "benchmarks" / "explain_scale.py")
+assert _spec and _spec.loader
+bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench)
+# Families of benchmarks/explain_scale.py that are on-chip errors, by the entry that must claim them.
+ON_CHIP = {"triton/shared-memory", "ptxas/too-much-shared-data", "cuda/too-many-resources-for-launch",
+           "hip/lds-exceeds-limit", "tpu/scoped-vmem-e1001"}
+
+
+_CHILD = (
+    "import contextlib, io, resource, sys\n"
+    "from tilefit.cli import main\n"
+    "with contextlib.redirect_stdout(io.StringIO()):\n"
+    "    main(['explain', sys.argv[1], '-f', 'json'])\n"
+    "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+)
+
+
+def _peak_rss_mb(path: Path) -> float:
+    """Peak RSS of a fresh process that explains `path` (it reports its own peak)."""
+    out = subprocess.run([sys.executable, "-c", _CHILD, str(path)], capture_output=True, check=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    return int(out.stderr.decode().split()[-1]) / 1024
+
+
+@pytest.mark.slow
+def test_ten_megabytes_of_mixed_errors(tmp_path: Path) -> None:
+    log = tmp_path / "mixed.log"
+    lines = bench.make_log(log, 10)
+    explain(b"OutOfResources: out of resource: shared memory, Required: 1, Hardware limit: 2")
+    t0 = time.process_time()
+    with log.open("rb") as fh:
+        result = explain(fh)
+    cpu = time.process_time() - t0
+    counts: dict[str, int] = {}
+    for d in result.diagnoses:
+        counts[d.entry.id] = counts.get(d.entry.id, 0) + d.match.count
+    assert set(counts) >= ON_CHIP and not any(d.entry.on_chip for d in result.diagnoses if "hbm" in d.entry.id)
+    per_family = lines // len(bench.FAMILIES)
+    assert all(counts[e] >= per_family for e in ON_CHIP), counts
+    assert cpu < 6.0, cpu  # goal: under 2 s; measured about 1 s CPU on the 2-core box
+
+
+@pytest.mark.slow
+def test_memory_stays_bounded_by_streaming(tmp_path: Path) -> None:
+    small, big = tmp_path / "small.log", tmp_path / "big.log"
+    bench.make_log(small, 1)
+    bench.make_log(big, 20)
+    base = _peak_rss_mb(small)
+    grown = _peak_rss_mb(big) - base
+    assert grown < 1.5 * 20, (base, grown)  # goal: at most 1.5x the input; streamed, it stays a few MB
