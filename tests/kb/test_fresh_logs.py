@@ -3,7 +3,7 @@
 Protocol (BENCHMARKS.md, "Fresh blind sets"): each batch was collected and labelled, then split by alternation
 into `tune` and `heldout` and measured before any pattern changed for it. fresh-1 (63 logs): main 44/63, held-out
 22/31. Patterns were then written from the `tune` misses only (held-out logs never became knowledge-base
-examples): held-out 27/31. fresh-2 (13 logs, 8 look-alikes) was measured blind after that: 12/13; nothing was
+examples): held-out 27/31. fresh-2 (13 logs, 9 look-alikes) was measured blind after that: 12/13; nothing was
 changed for it.
 """
 
