@@ -21,8 +21,15 @@ $(VENV)/.core: pyproject.toml | $(BIN)/python
 	$(PIPQ) -e ".[dev]"
 	touch $@
 
+# The HTML reports are tested in headless Chromium: Debian's package, installed here when missing and we can.
+BROWSERS := chromium chromium-browser google-chrome
+
 $(VENV)/.test: pyproject.toml $(VENV)/.core
-	$(PIPQ) -e ".[dev,triton,tpu,helion,progress,libs]" "$(TORCH_SPEC)"
+	$(PIPQ) -e ".[dev,triton,tpu,helion,progress,libs,mcp]" "$(TORCH_SPEC)"
+	@for b in $(BROWSERS); do command -v $$b >/dev/null 2>&1 && exit 0; done; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	else echo "note: no chromium and no way to install it (needs root and apt-get): the browser tests skip"; fi
 	touch $@
 
 $(VENV)/.demo: pyproject.toml $(VENV)/.core

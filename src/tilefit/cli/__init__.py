@@ -220,7 +220,7 @@ def build_parser(lean: bool = False) -> argparse.ArgumentParser:
     tg.add_argument("--vendor", choices=("nvidia", "amd", "intel", "google"))
     tg.add_argument("--limit", type=int, help="which targets have this limit (bytes)")
     tg.set_defaults(func=_targets)
-    for name in () if lean else ("estimate", "fit", "run"):
+    for name in () if lean else ("estimate", "fit", "run", "schema", "mcp"):
         _add_backend(sub, name)
     return parser
 

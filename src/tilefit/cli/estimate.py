@@ -33,7 +33,7 @@ def add_parser(subparsers: Any) -> None:
                          "(default: the spec's targets, else the current GPU)")
     p.add_argument("--mode", choices=("fast", "full", "analytic"), default="fast",
                    help="fast: exact shared memory (default); full: also registers/spills; analytic: instant")
-    p.add_argument("--format", "-f", choices=("table", "json"), default="table")
+    p.add_argument("--format", "-f", choices=("table", "json", "html"), default="table")
     p.add_argument("--workers", type=positive_int,
                    help="compiler processes (default TILEFIT_WORKERS or one per core)")
     p.set_defaults(func=run)
@@ -101,7 +101,12 @@ def run(args: argparse.Namespace) -> int:
     except TilefitError as exc:  # MissingExtraError included: it names the extra to install
         print(f"tilefit: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    print(render_json(usages) if args.format == "json" else render_table(usages))
+    if args.format == "html":
+        from tilefit.htmlreport import render_estimate_html
+
+        print(render_estimate_html([u.to_dict() for u in usages], f"tilefit estimate {args.kernel or args.spec}"))
+    else:
+        print(render_json(usages) if args.format == "json" else render_table(usages))
     return EXIT_OK if usages and all(u.fits for u in usages) else EXIT_DOES_NOT_FIT
 
 

@@ -32,7 +32,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--sm-count", type=positive_int, help="SMs of the device, for wave quantisation")
     p.add_argument("--margin", type=fraction, default=0.10, help="analytic pruning margin (default 0.10)")
     p.add_argument("--top", type=positive_int, default=10, help="ranked configs to print (default 10)")
-    p.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    p.add_argument("--format", "-f", choices=("text", "json", "html"), default="text")
     p.add_argument("--workers", type=positive_int,
                    help="compiler processes (default TILEFIT_WORKERS or one per core)")
     p.set_defaults(func=run)
@@ -43,9 +43,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = _fit(args)
     except NoConfigFits as exc:
-        if args.format == "json":
-            print(json.dumps({"fits": False, "error": str(exc), "target": exc.target, "limit": exc.limit,
-                              "smallest": exc.smallest, "consumer": exc.consumer, "fix": exc.fix}, indent=1))
+        if args.format in ("json", "html"):
+            doc = {"fits": False, "error": str(exc), "target": exc.target, "limit": exc.limit,
+                   "smallest": exc.smallest, "consumer": exc.consumer, "fix": exc.fix}
+            print(json.dumps(doc, indent=1) if args.format == "json" else _html(doc, args))
         else:
             print(f"tilefit: {exc}", file=sys.stderr)
         return EXIT_NO_FIT
@@ -54,9 +55,17 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if args.format == "json":
         print(json.dumps(result.to_dict(), indent=1, default=str))
+    elif args.format == "html":
+        print(_html(json.loads(json.dumps(result.to_dict(), default=str)), args))
     else:
         print(result.report(top=args.top, per_reason=args.top))
     return EXIT_OK
+
+
+def _html(doc: dict[str, Any], args: argparse.Namespace) -> str:
+    from tilefit.htmlreport import render_fit_html
+
+    return render_fit_html(doc, f"tilefit fit {args.kernel or args.spec}")
 
 
 def _fit(args: argparse.Namespace) -> Any:
