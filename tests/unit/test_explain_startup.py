@@ -13,7 +13,7 @@ import json, sys
 from tilefit.cli import main
 code = main(["explain", sys.argv[1]])
 from tilefit.kb.repository import load_kb
-compiled = sum("patterns" in vars(e) for e in load_kb())
+compiled = sum("regexes" in vars(e) for e in load_kb())
 mods = sorted(m for m in sys.modules if m == "yaml" or m.startswith(("tilefit.cli.", "triton", "torch", "jax")))
 print(json.dumps({"code": code, "modules": mods, "compiled": compiled, "entries": len(load_kb())}))
 """

@@ -80,18 +80,18 @@ class Example:
 class Requires:
     """Extra conditions for an entry to apply, beyond a pattern match."""
 
-    any_of_texts: tuple[str, ...] = ()
+    any_of: tuple[str, ...] = ()
     limit_vendor: str | None = None
     # None of these may appear near the match (a look-alike's context: "/dev/shm", "shared GPU memory").
-    none_of_texts: tuple[str, ...] = ()
+    none_of: tuple[str, ...] = ()
 
     @functools.cached_property
-    def any_of(self) -> tuple[re.Pattern[str], ...]:
-        return tuple(_regex(p, "requires.any_of") for p in self.any_of_texts)
+    def any_of_regexes(self) -> tuple[re.Pattern[str], ...]:
+        return tuple(_regex(p, "requires.any_of") for p in self.any_of)
 
     @functools.cached_property
-    def none_of(self) -> tuple[re.Pattern[str], ...]:
-        return tuple(_regex(p, "requires.none_of") for p in self.none_of_texts)
+    def none_of_regexes(self) -> tuple[re.Pattern[str], ...]:
+        return tuple(_regex(p, "requires.none_of") for p in self.none_of)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -115,9 +115,9 @@ class Entry:
     frameworks: tuple[str, ...]
     phase: Phase
     keywords: tuple[str, ...]
-    # Compiled on first use (`patterns`): compiling every regex of the knowledge base was most of
-    # `tilefit explain`'s start-up, and a log only reaches the entries whose keywords it contains.
-    pattern_texts: tuple[str, ...]
+    # The regex texts; compiled on first use (`regexes`): compiling every regex of the knowledge base was most
+    # of `tilefit explain`'s start-up, and a log only reaches the entries whose keywords it contains.
+    patterns: tuple[str, ...]
     examples: tuple[Example, ...]
     root_cause: str
     root_cause_zh: str
@@ -134,8 +134,8 @@ class Entry:
     fallback: bool = False
 
     @functools.cached_property
-    def patterns(self) -> tuple[re.Pattern[str], ...]:
-        return tuple(_regex(p, f"kb/{self.id}.yaml") for p in self.pattern_texts)
+    def regexes(self) -> tuple[re.Pattern[str], ...]:
+        return tuple(_regex(p, f"kb/{self.id}.yaml") for p in self.patterns)
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -255,7 +255,7 @@ def _requires(raw: Any, where: str) -> Requires:
     vendor = raw.get("limit_vendor")
     if not any_of and not vendor and not none_of:
         raise r.fail("requires", "give any_of, none_of or limit_vendor")
-    return Requires(any_of_texts=any_of, limit_vendor=vendor, none_of_texts=none_of)
+    return Requires(any_of=any_of, limit_vendor=vendor, none_of=none_of)
 
 
 def entry_from_dict(raw: Any, where: str, expected_id: str | None = None, *, check_patterns: bool = True) -> Entry:
@@ -280,7 +280,7 @@ def entry_from_dict(raw: Any, where: str, expected_id: str | None = None, *, che
         id=entry_id, title=r.text("title"), title_zh=r.text("title_zh"), resource=resource,
         on_chip=on_chip, severity=r.choice("severity", get_args(Severity), "error"),
         vendor=r.choice("vendor", get_args(Vendor), "any"), frameworks=r.strs("frameworks"),
-        phase=r.choice("phase", get_args(Phase)), keywords=keywords, pattern_texts=patterns,
+        phase=r.choice("phase", get_args(Phase)), keywords=keywords, patterns=patterns,
         examples=tuple(_example(x) for x in r.items("examples")),
         root_cause=r.text("root_cause"), root_cause_zh=r.text("root_cause_zh"),
         fixes=tuple(_fix(x) for x in r.items("fixes")),
@@ -298,7 +298,7 @@ def entry_from_dict(raw: Any, where: str, expected_id: str | None = None, *, che
     )
     if check_patterns:
         try:
-            _ = entry.patterns, entry.requires.any_of, entry.requires.none_of
+            _ = entry.regexes, entry.requires.any_of_regexes, entry.requires.none_of_regexes
         except KnowledgeBaseError as exc:
             raise KnowledgeBaseError(f"{where}: {exc}") from exc
     return entry
