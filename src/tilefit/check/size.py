@@ -415,10 +415,7 @@ def _from_ttir(ttir: str, gpu: Any, sp: Any) -> tuple[int, int | None, int]:
     metadata: dict[str, Any] = {"hash": "", "target": gpu, **options.__dict__}
     module = stages["ttgir"](module, metadata)
     pm = ir.pass_manager(module.context)
-    if gpu.backend == "cuda":
-        tc._nvidia_allocation(pm, gpu, options)
-    else:
-        tc._amd_allocation(pm, gpu, options)
+    tc.family(gpu.backend).allocation(pm, gpu, options)
     pm.run(module, "tilefit_allocate_shared_memory")
     warps = module.get_int_attr("ttg.total-num-warps") or options.num_warps
     return int(module.get_int_attr("ttg.shared") or 0), module.get_int_attr("ttg.tensor_memory_size"), int(warps)
