@@ -22,7 +22,7 @@ from typing import Any
 
 from tilefit.estimate.pallas import PallasEstimator, PallasKernel, load_kernel, tpu_target
 from tilefit.estimate.pallas_compile import TopologyCache, compile_once
-from tilefit.fit.pallas import fit
+from tilefit.fit.pallas import fit_pallas as fit
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNELS = ROOT / "examples" / "kernels"
@@ -82,13 +82,14 @@ def validate(targets: list[str]) -> list[dict[str, Any]]:
 
 
 def _row(fname: str, cfg: dict[str, int], t: str, a: Any, e: Any, plain: bool | None) -> dict[str, Any]:
-    over = bool(e.extra.get("over_physical"))  # libtpu then gives only a lower bound
+    over = bool(e.vmem and e.vmem.over_physical)  # libtpu then gives only a lower bound
     err = None if over or not (a.bytes and e.bytes) else 100.0 * (a.bytes - e.bytes) / e.bytes
     return {
         "kernel": fname.removesuffix(".py").removeprefix("pallas_"), "config": cfg, "target": t,
-        "blocks": a.extra.get("block_bytes"), "analytic": a.bytes, "exact": e.bytes, "err_pct": err,
-        "limit": e.limit, "physical": e.extra.get("physical"), "analytic_fits": a.fits,
-        "exact_fits": e.fits, "libtpu_fits": plain, "compiles": e.extra.get("compiles"),
+        "blocks": sum(n for _, n in a.vmem.buffers) if a.vmem else None, "analytic": a.bytes,
+        "exact": e.bytes, "err_pct": err, "limit": e.limit, "physical": e.vmem.physical if e.vmem else None,
+        "analytic_fits": a.fits, "exact_fits": e.fits, "libtpu_fits": plain,
+        "compiles": e.vmem.compiles if e.vmem else None,
         "exact_s": round(e.seconds, 2), "error": e.error or a.error, "over_physical": over,
     }
 

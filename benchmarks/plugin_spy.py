@@ -86,7 +86,7 @@ def _dump(records: list[dict[str, Any]]) -> None:
     path = os.environ.get("PLUGIN_SPY_OUT")
     if not path or not records:
         return
-    line = {"pid": os.getpid(), **summarise(records), "records": [
+    line = {"run": os.environ.get("PLUGIN_SPY_RUN", ""), "pid": os.getpid(), **summarise(records), "records": [
         {k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.items()} for r in records]}
     with open(path, "a") as fh:
         fh.write(json.dumps(line) + "\n")

@@ -27,8 +27,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Generic, TypeVar, get_args
 
-from tilefit.estimate.base import Failure, FailureKind, Mode, Overrun, Usage, VmemDetail
 from tilefit.resources import TABLE
+from tilefit.usage import Failure, FailureKind, Mode, Overrun, Usage, VmemDetail
 
 T = TypeVar("T")
 SCHEMA = 2  # bump when a record's shape changes: older records then miss instead of being misread

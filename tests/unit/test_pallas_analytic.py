@@ -17,8 +17,8 @@ from tilefit.estimate.pallas_layout import (
     sublane_rows,
     tiling_problem,
 )
-from tilefit.fit.pallas import headroom_limit, vmem_limit_for
 from tilefit.targets import get_target
+from tilefit.vmem import headroom_limit, vmem_limit_for
 
 KERNELS = Path(__file__).resolve().parents[2] / "examples" / "kernels"
 MIB = 1 << 20
@@ -88,7 +88,7 @@ def test_gpu_target_is_refused() -> None:
 
     k = load_kernel(f"{KERNELS / 'pallas_elementwise.py'}:kernel")
     with pytest.raises(InputError, match="not a TPU target"):
-        PallasEstimator(k).estimate({"block_rows": 256, "block_cols": 512}, "sm_90", "analytic")
+        PallasEstimator(k, libtpu=False).estimate({"block_rows": 256, "block_cols": 512}, "sm_90", "analytic")
 
 
 def _est(name: str, **params: int) -> object:
@@ -96,7 +96,12 @@ def _est(name: str, **params: int) -> object:
     from tilefit.estimate.pallas import PallasEstimator
 
     k = load_kernel(f"{KERNELS / name}:kernel")
-    return PallasEstimator(dataclasses.replace(k, params={**k.params, **params}))
+    return PallasEstimator(dataclasses.replace(k, params={**k.params, **params}), libtpu=False)
+
+
+def _blocks(u: object) -> int:
+    """Bytes of all pipeline buffers and scratch of an estimate (the typed VMEM detail)."""
+    return sum(n for _, n in u.vmem.buffers)  # type: ignore[attr-defined]
 
 
 def test_matmul_blocks_buffers_and_scratch_from_the_trace() -> None:
@@ -104,27 +109,27 @@ def test_matmul_blocks_buffers_and_scratch_from_the_trace() -> None:
     u = est.estimate({"bm": 512, "bn": 256, "bk": 1024}, "v5e", "analytic")  # type: ignore[attr-defined]
     # a: 512x1024 bf16 x2, b: 1024x256 bf16 x2, out 512x256 bf16 x2, acc 512x256 f32
     blocks = 2 * (1 * MIB) + 2 * (512 * 1024) + 2 * (256 * 1024) + 512 * 1024
-    assert u.extra["block_bytes"] == blocks
-    assert u.bytes == blocks + u.extra["internal_allowance"]
-    assert u.limit == 16 * MIB and u.extra["physical"] == 128 * MIB
-    assert u.extra["grid_steps"] == 4 * 8 * 2
+    assert _blocks(u) == blocks
+    assert u.bytes == blocks + u.vmem.internal_allowance
+    assert u.limit == 16 * MIB and u.vmem.physical == 128 * MIB
+    assert u.vmem.grid_steps == 4 * 8 * 2
     assert u.resource == "scoped-vmem" and u.fits is True
 
 
 def test_buffered_pipeline_mode_and_single_step_grid() -> None:
     est = _est("pallas_elementwise.py", rows=1024, cols=1024, buffers=1)
     u = est.estimate({"block_rows": 512, "block_cols": 1024}, "v6e", "analytic")  # type: ignore[attr-defined]
-    assert u.extra["block_bytes"] == 1 * 2 * (2 * MIB) + 2 * (2 * MIB)  # inputs x1, output x2
+    assert _blocks(u) == 1 * 2 * (2 * MIB) + 2 * (2 * MIB)  # inputs x1, output x2
     one = est.estimate({"block_rows": 1024, "block_cols": 1024}, "v6e", "analytic")  # type: ignore[attr-defined]
-    assert one.extra["block_bytes"] == 3 * (4 * MIB)  # grid of one step: one buffer each
+    assert _blocks(one) == 3 * (4 * MIB)  # grid of one step: one buffer each
 
 
 def test_over_limit_gives_the_limit_to_pass() -> None:
     est = _est("pallas_matmul.py", m=4096, n=4096, k=4096)
     u = est.estimate({"bm": 2048, "bn": 2048, "bk": 512}, "v5e", "analytic")  # type: ignore[attr-defined]
     assert u.fits is False and u.bytes > 16 * MIB
-    assert u.extra["vmem_limit_bytes"] >= u.bytes and u.extra["vmem_limit_bytes"] <= 128 * MIB
-    assert u.extra["margin"] == 16 * MIB - u.bytes
+    assert u.bytes <= u.vmem.vmem_limit_bytes <= 128 * MIB
+    assert [(o.resource, o.required, o.limit) for o in u.over] == [("scoped-vmem", u.bytes, 16 * MIB)]
 
 
 def test_bad_block_shape_is_a_result_not_an_abort() -> None:
@@ -139,16 +144,17 @@ def test_bad_block_shape_is_a_result_not_an_abort() -> None:
 def test_fit_without_raising_names_the_consumer_and_the_limit_to_pass() -> None:
     pytest.importorskip("jax")
     from tilefit.errors import NoConfigFits
-    from tilefit.fit.pallas import fit
+    from tilefit.estimate.pallas import PallasEstimator
+    from tilefit.fit.pallas import fit_pallas as fit
 
     k = load_kernel(f"{KERNELS / 'pallas_elementwise.py'}:kernel")
     k = dataclasses.replace(k, space={"block_rows": [1024], "block_cols": [2048]}, params={"rows": 4096})
     with pytest.raises(NoConfigFits) as info:
-        fit(k, "v5e", mode="analytic", allow_raise=False)
+        fit(k, "v5e", mode="analytic", allow_raise=False, estimator=PallasEstimator(k, libtpu=False))
     err = info.value
     assert err.limit == 16 * MIB and err.smallest is not None and err.smallest > 48 * MIB
-    assert "input 0 f32[1024,2048] x2" in err.consumer and "vmem_limit_bytes=" in err.fix
-    chosen = fit(k, "v5e", mode="analytic")
+    assert "input 0 16.00 MiB" in err.consumer and "vmem_limit_bytes=" in err.fix
+    chosen = fit(k, "v5e", mode="analytic", estimator=PallasEstimator(k, libtpu=False))
     assert chosen.vmem_limit_bytes is not None and chosen.vmem_limit_bytes >= err.smallest
 
 
@@ -210,5 +216,25 @@ def test_flash_attention_inputs_are_free_on_tpu7x_only() -> None:
     # blocks: q, k, v, o 32 KiB x2 each; scratch 3 x 64 KiB; the (128,128) f32 scores stay in vregs
     assert v6.bytes == 4 * 64 * 1024 + 3 * 64 * 1024  # 448 KiB, libtpu's number
     assert t7.bytes == 64 * 1024 + 3 * 64 * 1024  # 256 KiB, libtpu's number: q, k, v read in place
-    assert t7.extra["prefetched_inputs"] == ["input 0", "input 1", "input 2"]
-    assert t7.extra["bytes_without_prefetch"] == v6.bytes
+    assert t7.vmem.prefetched_inputs == ("input 0", "input 1", "input 2")
+    assert t7.vmem.bytes_without_prefetch == v6.bytes
+
+
+def test_a_block_with_a_constant_index_map_has_one_buffer() -> None:
+    jax = pytest.importorskip("jax")
+    from jax.experimental import pallas as pl
+
+    from tilefit.estimate.pallas_layout import trace_layouts
+
+    def body(x: object, y: object, o: object) -> None:
+        o[...] = x[...] + y[...]  # type: ignore[index]
+
+    f = pl.pallas_call(
+        body, grid=(8,), out_shape=jax.ShapeDtypeStruct((4096, 1024), "float32"),
+        in_specs=[pl.BlockSpec((512, 1024), lambda i: (i, 0)), pl.BlockSpec((512, 1024), lambda i: (0, 0))],
+        out_specs=pl.BlockSpec((512, 1024), lambda i: (i, 0)),
+    )
+    args = (jax.ShapeDtypeStruct((4096, 1024), "float32"), jax.ShapeDtypeStruct((512, 1024), "float32"))
+    (call,) = trace_layouts(f, args)
+    # libtpu 0.0.42.1 on v5e: the (0, 0) block is allocated once (12 MiB, not 16, for this shape)
+    assert [(b.name, b.count) for b in call.buffers] == [("input 0", 2), ("input 1", 1), ("output 0", 2)]

@@ -42,6 +42,16 @@ def test_usage_fields_are_the_schema_properties() -> None:
     assert set(row) == properties == set(UsageRow.__annotations__)
 
 
+@pytest.mark.parametrize(("part", "cls"), [("vmem", "VmemDetail"), ("failure", "Failure"), ("overrun", "Overrun")])
+def test_typed_parts_are_the_schema_properties(part: str, cls: str) -> None:
+    import dataclasses
+
+    from tilefit import usage
+
+    fields = {f.name for f in dataclasses.fields(getattr(usage, cls))}
+    assert set(schemas.load("estimate")["$defs"][part]["properties"]) == fields
+
+
 def test_a_row_that_breaks_the_contract_is_reported_with_its_path() -> None:
     row = Usage("sm_86", "shared-memory", 147456, 101376, "fast", {"BLOCK_N": 256}, False,
                 over=(Overrun("shared-memory", 147456, 101376, "sm_86"),)).to_dict()

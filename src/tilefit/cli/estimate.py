@@ -158,4 +158,9 @@ def _note(u: Usage) -> str:
             return u.error
         text = lines[0] if len(lines) == 1 else f"{lines[0]} ... {lines[-1]}"
         return text[:200]
+    if u.vmem is not None and u.vmem.vmem_limit_bytes is not None and not u.fits:
+        return f"fits with pltpu.CompilerParams(vmem_limit_bytes={u.vmem.vmem_limit_bytes})"
+    if u.vmem is not None and u.mode == "analytic" and u.vmem.compiles:
+        why = "model unsure" if u.vmem.unsure else "near the limit"
+        return f"{why}: fit checked by one libtpu compile"
     return u.reason

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from tilefit.cli.estimate import add_kernel_arguments, fraction, load_spec, positive_int
@@ -73,6 +74,11 @@ def _fit(args: argparse.Namespace) -> Any:
     from tilefit.fit.core import RankInputs, SearchPolicy, fit
 
     spec = load_spec(args)
+    tpus = _tpu_targets(spec.targets)
+    if tpus and spec.kernel:  # a Pallas kernel: one choice per TPU target, sized by libtpu
+        from tilefit.fit.pallas import cli_fit
+
+        return cli_fit(spec.kernel, spec.as_mapping(), tpus)
     problem = sp.problem_pairs(args.problem)
     policy = SearchPolicy(margin=args.margin, workers=args.workers, max_configs=args.max_configs)
     target = sp.resolve_targets(spec.targets[:1])[0]
@@ -81,3 +87,11 @@ def _fit(args: argparse.Namespace) -> Any:
         raise InputError("no space: give --config KEY=V1,V2 or `space:` in --spec")
     return fit(job.kernel, job.configs, target, estimator=job.estimator(), policy=policy,
                rank=RankInputs(problem=problem or None, sm_count=args.sm_count))
+
+
+def _tpu_targets(names: Sequence[str]) -> list[str]:
+    """The names when every one is a TPU target (`--target v5e,v6e`), else empty (a GPU fit)."""
+    from tilefit.targets import load_targets
+
+    found = [load_targets().get(str(n)) for n in names]
+    return [t.name for t in found] if found and all(t.kind == "tpu" for t in found) else []

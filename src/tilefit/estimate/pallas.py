@@ -9,79 +9,65 @@ A kernel is a `PallasKernel`: a `build(config, **params)` function that returns 
 - exact (also "fast"/"full"): libtpu compiles for the target's topology; the scoped size is the smallest
   `vmem_limit_bytes` that compiles (see pallas_compile.py).
 
+Analytic mode never says "fits" on a guess: where the model is unsure (buffers the kernel allocates in
+its body, a traced grid dim) or its estimate is within `ANALYTIC_MARGIN` of the limit, one libtpu compile
+at the limit in force decides, and the row says so (`vmem.unsure`, `vmem.compiles`).
+
+`build` is called as `build(config, **params)`, plus `target="v5e"` when it declares a `target`
+parameter, and runs under the target's TPU device as JAX's default device, so kernels that ask for the
+TPU kind while tracing (tokamax) work on a CPU machine. Every config key must be read by `build`.
+
 Each result is a `Usage` with resource "scoped-vmem", `limit` the scoped limit in force (the kernel's
-`vmem_limit_bytes` or the generation's default) and `extra` holding the physical capacity, the margin
-(limit - bytes, negative when over) and, when raising the limit fixes it, the `vmem_limit_bytes` to pass.
+`vmem_limit_bytes` or the generation's default) and `vmem` (a `VmemDetail`) holding the physical
+capacity, the buffers and, when raising the limit fixes it, the `vmem_limit_bytes` to pass.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import importlib.util
-import itertools
 import time
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from tilefit import store
 from tilefit.errors import InputError, MissingExtraError, TilefitError
-from tilefit.estimate.base import Backend, Mode, Usage
-from tilefit.estimate.pallas_compile import TopologyCache, error_summary, measure
-from tilefit.estimate.pallas_layout import TILE_BYTES, Buffer, CallLayout, tiling_problem, trace_layouts
+from tilefit.estimate.base import Backend, Failure, FailureKind, Mode, Overrun, Usage, VmemDetail
+from tilefit.estimate.pallas_compile import (
+    TopologyCache,
+    compile_once,
+    error_summary,
+    measure,
+    on_device,
+    quiet_libtpu,
+)
+from tilefit.estimate.pallas_kernel import Build, Built, PallasKernel, load_kernel
+from tilefit.estimate.pallas_layout import (
+    TILE_BYTES,
+    BlockShapeError,
+    CallLayout,
+    tiling_problem,
+    trace_layouts,
+)
+from tilefit.estimate.pallas_model import (
+    HEADROOM,
+    MIB,
+    advice_limit,
+    headroom_limit,
+    in_place_inputs,
+    internal_allowance,
+    prefetched_inputs,
+    scoped_need,
+    smallest_limit,
+)
 from tilefit.resources import Resource
 from tilefit.settings import Settings
 from tilefit.targets import Target, get_target
-from tilefit.userfile import load_module_file
 
 RESOURCE: Resource = "scoped-vmem"
-MIB = 1 << 20
-HEADROOM = 0.10  # 10 % above the measured need: Mosaic's internal scratch moves with jax/libtpu versions
-
-
-def headroom_limit(required: int, physical: int, headroom: float = HEADROOM) -> int:
-    """`required` plus headroom, rounded up to a MiB, capped at physical VMEM."""
-    want = -(-int(required * (1.0 + headroom)) // MIB) * MIB
-    return min(max(want, required), physical) if physical else want
-
-
-Built = tuple[Callable[..., Any], Sequence[Any]]
-Build = Callable[..., Built]
-
-
-@dataclasses.dataclass(frozen=True)
-class PallasKernel:
-    """A Pallas TPU kernel family: `build(config, **params) -> (fn, abstract args)` and its space."""
-
-    build: Build
-    space: Mapping[str, Sequence[int]] = dataclasses.field(default_factory=dict)
-    params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
-    name: str = ""
-
-    def configs(self) -> list[dict[str, int]]:
-        """Every config of the space (cartesian product, in key order)."""
-        keys = list(self.space)
-        return [dict(zip(keys, vals, strict=True)) for vals in itertools.product(*(self.space[k] for k in keys))]
-
-    def instantiate(self, config: Mapping[str, Any]) -> Built:
-        """Call build for one config."""
-        return self.build(dict(config), **dict(self.params))
-
-    def with_spec(self, spec: Mapping[str, Any]) -> PallasKernel:
-        """This kernel with a CLI spec's `space` and `params` laid over its own."""
-        space = {str(k): [int(x) for x in _as_list(v)] for k, v in (spec.get("space") or {}).items()}
-        params = {**self.params, **dict(spec.get("params") or {})}
-        return dataclasses.replace(self, space={**self.space, **space}, params=params)
-
-
-def _as_list(value: Any) -> list[Any]:
-    if isinstance(value, (list, tuple)):
-        return list(value)
-    if isinstance(value, str):
-        return [v for v in value.split(",") if v.strip()]
-    return [value]
-
-
+# Analytic estimates this close to the limit (either side) are checked by one libtpu compile: the model's
+# error on JAX's shipped kernels reaches about 15 % (BENCHMARKS.md, "Pallas kernels that ship with JAX").
+ANALYTIC_MARGIN = 0.20
 def tpu_target(target: str | Target) -> Target:
     """Resolve a TPU target name ('v5e') or pass a Target through; InputError for a GPU target."""
     t = get_target(target) if isinstance(target, str) else target
@@ -100,40 +86,82 @@ def limits_of(target: Target, kernel_limit: int | None) -> tuple[int, int]:
 class PallasEstimator:
     """Estimator (see base.py) of the scoped VMEM of a PallasKernel's configs on TPU targets."""
 
-    def __init__(self, kernel: PallasKernel, *, cache: bool = True, settings: Settings | None = None) -> None:
+    def __init__(
+        self, kernel: PallasKernel, *, cache: bool = True, settings: Settings | None = None,
+        libtpu: bool = True,
+    ) -> None:
+        """`libtpu=False`: analytic mode only, traced on the host device, with no libtpu check."""
         self.kernel = kernel
-        self._topologies = TopologyCache()
+        self._libtpu = libtpu
         s = settings or Settings.from_env()
+        self._show_libtpu = s.debug
+        self._topologies = TopologyCache(show_libtpu=s.debug)
         self._cache = store.Store(s.cache_dir / "pallas", store.USAGE) if cache and s.use_cache else None
         self._source = _kernel_source(kernel)
+        self._on_device: bool | None = None  # whether this kernel traces under the TPU device (learnt)
 
     def estimate(self, config: Mapping[str, Any], target: str | Target, mode: Mode = "exact") -> Usage:
         """One config on one target; a config that fails for a non-memory reason has `error` set."""
         tgt = tpu_target(target)
         start = time.perf_counter()
         _require_jax()
-        try:
-            fn, args = self.kernel.instantiate(config)
-            layouts = trace_layouts(fn, args)
-        except TilefitError:
-            raise
-        except Exception as exc:
-            return _failed(tgt, config, mode, f"build/trace failed: {error_summary(exc)}", start)
-        if mode == "analytic":
-            problem = _tiling_problem(layouts)
-            if problem:
-                return _failed(tgt, config, mode, problem, start)
-            return self._analytic(tgt, config, layouts, start)
-        key = self._key(tgt, config, mode)
-        cached = self._cache.get(key) if self._cache and key else None
+        key = self._key(tgt, config) if mode != "analytic" else None
+        cached = self._cache.get(key) if self._cache and key else None  # before any build or trace
         if cached is not None:
             return cached
-        usage = self._exact(tgt, config, mode, fn, args, layouts, start)
+        device = self._device(tgt)
+        try:
+            fn, args, layouts, unread, on_dev = self._trace(config, tgt, device)
+        except TilefitError:
+            raise
+        except BlockShapeError as exc:
+            return _failed(tgt, config, mode, f"{_cfg(config)}: {exc}", start, "input")
+        except Exception as exc:
+            return _failed(tgt, config, mode, f"build/trace failed: {error_summary(exc)}", start)
+        if unread:
+            return _failed(tgt, config, mode, unread, start, "input")
+        if mode == "analytic":
+            return self._analytic_checked(tgt, config, fn, args, layouts, device, on_dev, start)
+        usage = self._exact(tgt, config, mode, fn, args, layouts, device, on_dev, start)
         if self._cache and key and usage.error is None:
             self._cache.put(key, usage)
         return usage
 
-    def _key(self, tgt: Target, config: Mapping[str, Any], mode: Mode) -> str | None:
+    def _trace(
+        self, config: Mapping[str, Any], tgt: Target, device: Any
+    ) -> tuple[Callable[..., Any], Sequence[Any], list[CallLayout], str | None, bool]:
+        """Build and trace under the target's device, else (a build that runs JAX ops eagerly) the host.
+
+        Returns fn, args, layouts, why the config is wrong (None when fine) and whether the device was
+        JAX's default device. tokamax asks the default device for the TPU kind while tracing; splash
+        attention's build runs its mask preprocessing eagerly, which a compile-only device cannot.
+        """
+        places = [True, False] if device is not None and self._on_device is not False else [False]
+        for i, on_dev in enumerate(places):
+            try:
+                with quiet_libtpu(self._show_libtpu), on_device(device if on_dev else None):
+                    (fn, args), unread = self.kernel.checked_instantiate(config, tgt.name)
+                    layouts = trace_layouts(fn, args) if not unread else []
+            except (TilefitError, BlockShapeError):
+                raise
+            except Exception:
+                if i == len(places) - 1:
+                    raise
+                continue
+            self._on_device = on_dev if self._on_device is None else self._on_device
+            return fn, args, layouts, unread, on_dev
+        raise AssertionError("the loop returns or raises")
+
+    def _device(self, tgt: Target) -> Any:
+        """The target's compile-only device; None when libtpu is missing (analytic mode still traces)."""
+        if not self._libtpu:
+            return None
+        try:
+            return self._topologies.device(tgt.topology or "")
+        except (InputError, MissingExtraError):
+            return None
+
+    def _key(self, tgt: Target, config: Mapping[str, Any]) -> str | None:
         """Cache key of an exact result: kernel source, params, config, target limits and tool versions."""
         if self._source is None:
             return None
@@ -142,7 +170,7 @@ class PallasEstimator:
             "config": dict(config), "target": tgt.name, "topology": tgt.topology,
             # only what an exact result depends on: the analytic model's shares in tpu.yaml do not count
             "limits": {k: tgt.limit(k) for k in ("vmem_scoped_default", "vmem_physical")},
-            "mode": "exact", "tools": _tool_versions(),
+            "mode": "exact", "search": 2, "tools": _tool_versions(),
         })
 
     def estimate_many(
@@ -155,56 +183,133 @@ class PallasEstimator:
         """
         return [self.estimate(c, t, mode) for t in targets for c in configs]
 
-    def layouts(self, config: Mapping[str, Any]) -> list[CallLayout]:
+    def layouts(self, config: Mapping[str, Any], target: str | Target | None = None) -> list[CallLayout]:
         """The traced VMEM consumers of one config (no compile)."""
-        fn, args = self.kernel.instantiate(config)
-        return trace_layouts(fn, args)
+        tgt = tpu_target(target) if target is not None else None
+        device = self._device(tgt) if tgt is not None else None
+        if tgt is None:
+            with quiet_libtpu(self._show_libtpu):
+                (fn, args), unread = self.kernel.checked_instantiate(config)
+                layouts = trace_layouts(fn, args) if not unread else []
+        else:
+            _, _, layouts, unread, _ = self._trace(config, tgt, device)
+        if unread:
+            raise InputError(unread)
+        return layouts
+
+    def _analytic_checked(
+        self, tgt: Target, config: Mapping[str, Any], fn: Callable[..., Any], args: Sequence[Any],
+        layouts: list[CallLayout], device: Any, on_dev: bool, start: float,
+    ) -> Usage:
+        """The analytic estimate; libtpu decides the fit where the model is unsure or close to the limit."""
+        problem = _tiling_problem(layouts)
+        if problem:
+            return _failed(tgt, config, "analytic", problem, start)
+        usage = self._analytic(tgt, config, layouts, start)
+        call = _main_call(layouts)
+        limit = usage.limit or 0
+        near = usage.bytes is not None and abs(usage.bytes - limit) <= ANALYTIC_MARGIN * limit
+        if device is None or not (near or call.unsure):
+            return usage
+        with quiet_libtpu(self._show_libtpu):
+            att = compile_once(fn, args, device, limit, trace_on_device=on_dev)
+        if att.error is not None:
+            return _failed(tgt, config, "analytic", att.error, start)
+        vmem = dataclasses.replace(usage.vmem or VmemDetail(), compiles=1)
+        need = usage.bytes or 0
+        if not att.ok:  # libtpu's printed size is a lower bound of the need at this limit
+            need = max(need, att.scoped_size or att.physical_used or 0, limit + TILE_BYTES)
+            physical = vmem.physical or 0
+            advice = _limit_advice(need, limit, physical)
+            vmem = dataclasses.replace(
+                vmem, over_physical=att.physical_used is not None or need > physical,
+                vmem_limit_bytes=advice_limit(tgt, call, advice, physical) if advice else None,
+            )
+        return dataclasses.replace(
+            usage, bytes=need, fits=att.ok, vmem=vmem, over=_over(tgt, need, limit, att.ok),
+            compiler=f"analytic, fit checked by libtpu {_tool_versions()['libtpu']}",
+            seconds=time.perf_counter() - start,
+        )
 
     def _analytic(self, tgt: Target, config: Mapping[str, Any], layouts: list[CallLayout], start: float) -> Usage:
-        call = max(layouts, key=lambda c: c.block_bytes)
+        call = _main_call(layouts)
         internal = internal_allowance(tgt, call)
         limit, physical = limits_of(tgt, call.vmem_limit_bytes)
         need = smallest_limit(tgt, call)  # what exact mode reports: the smallest limit that compiles
         at_limit = scoped_need(tgt, call, limit)  # what a compile at the limit in force needs
-        extra = _extra(at_limit, limit, physical, call)
-        if "vmem_limit_bytes" in extra:  # a higher limit leaves XLA less VMEM to prefetch inputs into
-            extra["vmem_limit_bytes"] = _advice(tgt, call, extra["vmem_limit_bytes"], physical)
-        extra["internal_allowance"] = internal
+        advice = _limit_advice(at_limit, limit, physical)
+        if advice is not None:  # a higher limit leaves XLA less VMEM to prefetch inputs into
+            advice = advice_limit(tgt, call, advice, physical)
         full = call.block_bytes + internal
-        if need < full:
-            extra["prefetched_inputs"] = [b.name for b in in_place_inputs(tgt, call, need)]
-            extra["bytes_without_prefetch"] = full
-        if at_limit != need:  # fewer inputs prefetched at the limit in force than at the smallest limit
-            extra["bytes_at_limit"] = at_limit
+        prefetched = in_place_inputs(tgt, call, need) if need < full else ()
+        vmem = VmemDetail(
+            physical=physical, vmem_limit_bytes=advice, over_physical=at_limit > physical,
+            internal_allowance=internal, buffers=_buffers(call), grid_steps=call.grid_steps,
+            prefetched_inputs=tuple(b.name for b in prefetched),
+            bytes_without_prefetch=full if need < full else None,
+            bytes_at_limit=at_limit if at_limit != need else None, unsure=call.unsure,
+        )
+        fits = at_limit <= limit
         return Usage(
             target=tgt.name, resource=RESOURCE, bytes=need, limit=limit, mode="analytic",
-            config=dict(config), fits=at_limit <= limit, seconds=time.perf_counter() - start, extra=extra,
+            config=dict(config), fits=fits, seconds=time.perf_counter() - start, vmem=vmem,
+            over=_over(tgt, at_limit, limit, fits), compiler=f"analytic (jax {_tool_versions()['jax']})",
         )
 
     def _exact(
         self, tgt: Target, config: Mapping[str, Any], mode: Mode, fn: Callable[..., Any],
-        args: Sequence[Any], layouts: list[CallLayout], start: float,
+        args: Sequence[Any], layouts: list[CallLayout], device: Any, on_dev: bool, start: float,
     ) -> Usage:
-        call = max(layouts, key=lambda c: c.block_bytes)
+        call = _main_call(layouts)
         limit, physical = limits_of(tgt, call.vmem_limit_bytes)
-        device = self._topologies.device(tgt.topology or "")
-        m = measure(fn, args, device, in_force=limit, physical=physical, guess=call.block_bytes)
+        if device is None:
+            device = self._topologies.device(tgt.topology or "")  # raises the InputError that says why
+        guess = smallest_limit(tgt, call)  # the model's answer to what this search measures
+        # libtpu allocates the pipeline buffers first and Mosaic's internal scratch last, and E1001 prints
+        # the total when the limit breaks: a first limit just above the buffers (which the model knows to
+        # the tile) breaks at the internal scratch, so its print is the whole need
+        internal = internal_allowance(tgt, call)
+        first = guess - internal + TILE_BYTES if internal else guess - TILE_BYTES
+        # tpu7x: the need falls with the limit only when XLA can prefetch an input read in place; the
+        # model's smallest limit (less 20 %, more room to prefetch) tells whether any input qualifies
+        dependent = bool(in_place_inputs(tgt, call, int(guess * 0.8)))
+        with quiet_libtpu(self._show_libtpu):
+            m = measure(fn, args, device, in_force=limit, physical=physical, guess=guess, first=first,
+                        limit_dependent=dependent, trace_on_device=on_dev)
         if m.error is not None:
             return _failed(tgt, config, mode, m.error, start)
-        extra = _extra(m.bytes or 0, limit, physical, call)
-        if "vmem_limit_bytes" in extra:  # on tpu7x a higher limit leaves XLA less room to prefetch inputs
-            extra["vmem_limit_bytes"] = _advice(tgt, call, extra["vmem_limit_bytes"], physical)
-        extra.update(compiles=m.compiles, over_physical=m.over_physical)
-        if m.over_physical:
-            # libtpu stops at the first allocation past physical VMEM: its size is a lower bound
-            extra["bytes_is_lower_bound"] = True
-        if m.physical_reported is not None:
-            extra["physical_reported"] = m.physical_reported
+        need = m.bytes or 0
+        advice = _limit_advice(need, limit, physical)
+        if advice is not None:  # on tpu7x a higher limit leaves XLA less room to prefetch inputs
+            advice = advice_limit(tgt, call, advice, physical)
+        vmem = VmemDetail(
+            physical=physical, vmem_limit_bytes=advice, over_physical=m.over_physical,
+            buffers=_buffers(call), grid_steps=call.grid_steps, bytes_is_lower_bound=m.over_physical,
+            physical_reported=m.physical_reported, compiles=m.compiles, bytes_low=m.low,
+        )
+        fits = bool(m.fits_in_force)
         return Usage(
             target=tgt.name, resource=RESOURCE, bytes=m.bytes, limit=limit, mode=mode,
-            config=dict(config), fits=bool(m.fits_in_force), seconds=time.perf_counter() - start,
-            extra=extra,
+            config=dict(config), fits=fits, seconds=time.perf_counter() - start, vmem=vmem,
+            over=_over(tgt, need, limit, fits), compiler=f"libtpu {_tool_versions()['libtpu']}",
         )
+
+
+def _main_call(layouts: list[CallLayout]) -> CallLayout:
+    """The pallas_call that needs the most VMEM (the one that decides the fit)."""
+    return max(layouts, key=lambda c: c.block_bytes)
+
+
+def _buffers(call: CallLayout) -> tuple[tuple[str, int], ...]:
+    return tuple((b.name, b.bytes) for b in call.buffers)
+
+
+def _over(tgt: Target, need: int, limit: int, fits: bool) -> tuple[Overrun, ...]:
+    return () if fits else (Overrun("scoped-vmem", need, limit, tgt.name),)
+
+
+def _cfg(config: Mapping[str, Any]) -> str:
+    return ",".join(f"{k}={v}" for k, v in config.items())
 
 
 def _kernel_source(kernel: PallasKernel) -> str | None:
@@ -232,92 +337,6 @@ def _tool_versions() -> dict[str, str]:
     return out
 
 
-def internal_allowance(target: Target, call: CallLayout) -> int:
-    """Mosaic's internal scratch for a call: measured per-generation shares of its big values.
-
-    `mosaic_internal_reduced_pct` of the largest value a reduction reads plus `mosaic_internal_value_pct`
-    of the largest other value (tpu.yaml; fitted to libtpu compiles, see BENCHMARKS.md). A value of at most
-    `mosaic_register_resident_kib` stays in vector registers and counts nothing: flash attention's
-    (128,128) and (64,256) f32 scores and a 128^3 matmul's dot result (64 KiB, 16 vregs) cost 0 bytes on
-    v5e, v5p, v6e and tpu7x; on v4 the (128,128) scores cost about 80 KiB (no entry there).
-    """
-    reduced_pct = target.limit("mosaic_internal_reduced_pct") or 0
-    value_pct = target.limit("mosaic_internal_value_pct") or 0
-    resident = (target.limit("mosaic_register_resident_kib") or 0) * 1024
-    reduced = call.reduced_value if call.reduced_value > resident else 0
-    other = call.largest_value if call.reduced_value == 0 and call.largest_value > resident else 0
-    raw = (reduced_pct * reduced + value_pct * other) // 100
-    return -(-raw // TILE_BYTES) * TILE_BYTES
-
-
-def prefetched_inputs(target: Target, call: CallLayout, limit: int) -> tuple[Buffer, ...]:
-    """The inputs whose whole array XLA copies into VMEM before the kernel, compiled at scoped `limit`.
-
-    On tpu7x (libtpu 0.0.42.1) XLA's memory-space assignment prefetches kernel operands into the VMEM the
-    scoped limit leaves (a copy-start to memory space S(1) in the compiled HLO), smallest array first
-    (equal sizes in operand order), while they fit in physical VMEM - limit -
-    `xla_operand_prefetch_reserve_kib` (10 MiB, measured to the 4 KiB: one 16 MiB f32 input is prefetched
-    at a 38 MiB limit and not at 38 MiB + 4 KiB; a 50 MiB one at a 4 MiB limit, 51 MiB not; of 8, 16 and
-    32 MiB inputs at a 10 MiB limit the 8 and 16 MiB ones). v5e and v6e never prefetch (no such entry).
-    """
-    reserve_kib = target.limit("xla_operand_prefetch_reserve_kib")
-    physical = target.limit("vmem_physical") or 0
-    if reserve_kib is None or not physical:
-        return ()
-    budget = physical - limit - reserve_kib * 1024
-    chosen: list[Buffer] = []
-    used = 0
-    inputs = [b for b in call.buffers if b.kind == "input" and b.array_shape]
-    for buf in sorted(inputs, key=lambda b: b.array_bytes):
-        if used + buf.array_bytes > budget:
-            break
-        used += buf.array_bytes
-        chosen.append(buf)
-    return tuple(chosen)
-
-
-def in_place_inputs(target: Target, call: CallLayout, limit: int) -> tuple[Buffer, ...]:
-    """Prefetched inputs whose blocks the kernel reads in place: they take no pipeline buffers.
-
-    Measured on tpu7x: flash attention's q, k and v (None, block, 128) blocks over (heads, seq, 128) cost
-    nothing once prefetched (128x128 blocks: 256 KiB = output buffers + scratch; pl.Buffered(1) on q, k or
-    v changes nothing, on the output it saves one buffer); a strided block of a prefetched array still
-    takes its buffers (`contiguous_block` in pallas_layout.py).
-    """
-    return tuple(b for b in prefetched_inputs(target, call, limit) if b.contiguous)
-
-
-def scoped_need(target: Target, call: CallLayout, limit: int) -> int:
-    """Scoped VMEM the call needs when compiled with scoped limit `limit`."""
-    skip = in_place_inputs(target, call, limit)
-    return sum(b.bytes for b in call.buffers if b not in skip) + internal_allowance(target, call)
-
-
-def smallest_limit(target: Target, call: CallLayout) -> int:
-    """The smallest scoped limit L with scoped_need(L) <= L (what exact mode measures).
-
-    A lower limit leaves XLA more VMEM to prefetch inputs into, so the need falls with the limit; the
-    answer is one of the needs with the first k inputs (in prefetch order) read in place.
-    """
-    full = call.block_bytes + internal_allowance(target, call)
-    if target.limit("xla_operand_prefetch_reserve_kib") is None:
-        return full
-    order = sorted((b for b in call.buffers if b.kind == "input" and b.array_shape), key=lambda b: b.array_bytes)
-    candidates = {full}
-    saved = 0
-    for buf in order:
-        saved += buf.bytes if buf.contiguous else 0
-        candidates.add(full - saved)
-    return min(c for c in candidates if scoped_need(target, call, c) <= c)
-
-
-def _advice(target: Target, call: CallLayout, limit: int, physical: int) -> int:
-    """A vmem_limit_bytes that leaves room for the call at that limit (headroom included)."""
-    while limit < physical and scoped_need(target, call, limit) > limit:
-        limit = max(limit + TILE_BYTES, headroom_limit(scoped_need(target, call, limit), physical))
-    return limit
-
-
 def _require_jax() -> None:
     if importlib.util.find_spec("jax") is None:
         raise MissingExtraError("jax", "tpu")
@@ -334,46 +353,24 @@ def _tiling_problem(layouts: list[CallLayout]) -> str | None:
     return None
 
 
-def _extra(need: int, limit: int, physical: int, call: CallLayout) -> dict[str, Any]:
-    extra: dict[str, Any] = {
-        "physical": physical,
-        "margin": limit - need,
-        "physical_margin": physical - need,
-        "grid_steps": call.grid_steps,
-        "block_bytes": call.block_bytes,
-        "buffers": [b.describe() for b in call.buffers],
-    }
+def _limit_advice(need: int, limit: int, physical: int) -> int | None:
+    """The vmem_limit_bytes (with headroom) that fixes an over-limit need within physical VMEM."""
     if need > limit and need <= physical:
-        extra["vmem_limit_bytes"] = headroom_limit(need, physical)
-    return extra
+        return headroom_limit(need, physical)
+    return None
 
 
-def _failed(tgt: Target, config: Mapping[str, Any], mode: Mode, message: str, start: float) -> Usage:
-    limit = tgt.limit("vmem_scoped_default")
+def _failed(
+    tgt: Target, config: Mapping[str, Any], mode: Mode, message: str, start: float,
+    kind: FailureKind = "compile",
+) -> Usage:
+    limit = tgt.limit("vmem_scoped_default") or tgt.limit("vmem_physical")
     return Usage(
         target=tgt.name, resource=RESOURCE, bytes=None, limit=limit, mode=mode, config=dict(config),
         fits=None, error=message, seconds=time.perf_counter() - start,
-        extra={"physical": tgt.limit("vmem_physical")},
+        failure=Failure(kind, message, stage="trace" if kind == "input" else "compile"),
+        vmem=VmemDetail(physical=tgt.limit("vmem_physical")),
     )
-
-
-def load_kernel(ref: str) -> PallasKernel:
-    """Load 'path/to/file.py:name' (a PallasKernel or a build function); InputError when it cannot."""
-    path_s, sep, name = ref.rpartition(":")
-    if not sep or not path_s or not name:
-        raise InputError(f"kernel reference {ref!r} must look like path/to/file.py:name")
-    path = Path(path_s)
-    if not path.is_file():
-        raise InputError(f"kernel file {path} does not exist")
-    module = load_module_file(path)
-    obj = getattr(module, name, None)
-    if obj is None:
-        raise InputError(f"{path} defines no {name!r}")
-    if isinstance(obj, PallasKernel):
-        return obj
-    if callable(obj):
-        return PallasKernel(build=obj, name=name)
-    raise InputError(f"{ref} is neither a PallasKernel nor a build function")
 
 
 def cli_estimate(ref: str, spec: Mapping[str, Any], targets: list[Target], mode: str) -> list[Usage]:
@@ -411,3 +408,10 @@ class _Backend:
 
 
 BACKEND: Backend = _Backend()
+
+
+__all__ = [
+    "ANALYTIC_MARGIN", "BACKEND", "HEADROOM", "MIB", "RESOURCE", "Build", "Built", "PallasEstimator", "PallasKernel",
+    "cli_estimate", "headroom_limit", "in_place_inputs", "internal_allowance", "limits_of", "load_kernel",
+    "prefetched_inputs", "scoped_need", "smallest_limit", "tpu_target",
+]

@@ -3,34 +3,36 @@
 `jax.experimental.topologies.get_topology_desc(topology_name="v5e:2x2", platform="tpu")` gives devices of
 a real TPU generation; a jit traced with arguments sharded on one of them compiles with libtpu exactly as
 on hardware, E1001 included. libtpu reports no scoped-VMEM size for a kernel that compiles
-(`memory_analysis()` and the dumped buffer assignment show none), so the exact size is the smallest
-`vmem_limit_bytes` that compiles: a search in 4 KiB steps (every VMEM allocation is whole (8,128) x
-32-bit tiles), steered by the sizes that E1001 prints.
+(`memory_analysis()` and the dumped buffer assignment show none), so the size comes from E1001: a compile
+at a limit a little below the need prints the size allocated when the limit broke ("Scoped allocation
+with size 18.36M", 0.01 MiB precision), and a second compile at that size rounded up confirms it. The
+size is then known to within the print's rounding (3 tiles of 4 KiB) in two compiles; `measure(...,
+pin=True)` bisects on to the single tile.
+
+A compile at a limit far below the need prints a partial size (libtpu stops at the first allocation
+that crosses the limit: the 8192^3 matmul with 1024^3 blocks prints 4.00M at a 1 MiB limit, 16.00M at
+8 MiB and its whole 18.36M at 16 MiB), so the first limit is the analytic estimate less 3 %.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import functools
 import math
 import os
-import re
+import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from tilefit.errors import InputError, MissingExtraError
 from tilefit.estimate.pallas_layout import TILE_BYTES
-from tilefit.units import parse_size
 
-# E1001: "Scoped allocation with size 18.36M and limit 16.00M exceeded scoped vmem limit by 2.36M."
-_SCOPED = re.compile(r"Scoped allocation with size (\S+) and limit (\S+) exceeded")
-# Past physical VMEM, two forms (libtpu 0.0.42.1):
-# "Allocation (size=134221824) would exceed memory (size=134217728) :: ... space=vmem"
-# "Ran out of memory in memory space vmem. Used 140.00M of 128.00M vmem"
-_PHYSICAL = re.compile(r"Allocation \(size=(\d+)\) would exceed memory \(size=(\d+)\)[^\n]*space=vmem")
-_USED = re.compile(r"memory space vmem\. Used (\S+) of (\S+) vmem")
 _ROUNDING = 5243  # half of 0.01 MiB, the precision of the sizes E1001 prints
-_ECODE = re.compile(r"\b(E\d{4}): ?(\w+)")
+_SCOPED_ENTRY = "tpu/scoped-vmem-e1001"
+_PHYSICAL_ENTRY = "tpu/vmem-capacity"
+MAX_COMPILES = 8  # a search that needs more gives the interval it reached
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,7 +49,7 @@ class Attempt:
 
 @dataclasses.dataclass(frozen=True)
 class Measured:
-    """The exact scoped VMEM of a kernel for one topology (or why it is not known)."""
+    """The scoped VMEM of a kernel for one topology: in (`low`, `bytes`], or why it is not known."""
 
     bytes: int | None
     over_physical: bool
@@ -56,6 +58,7 @@ class Measured:
     seconds: float
     fits_in_force: bool | None
     error: str | None = None
+    low: int | None = None  # the size is above this (a failed compile or E1001's printed size less rounding)
 
 
 def _prepare_env() -> None:
@@ -66,16 +69,46 @@ def _prepare_env() -> None:
     os.environ.setdefault("TPU_SKIP_MDS_QUERY", "1")
 
 
+@contextlib.contextmanager
+def quiet_libtpu(show: bool = False) -> Iterator[None]:
+    """Silence what libtpu writes to file descriptor 2 while it starts (unless `show`).
+
+    libtpu prints "Failed to find host bounds for accelerator type", "Logging before InitGoogle()" and
+    an E0000 TPU_WORKER_HOSTNAMES line when it starts on a machine without a TPU: noise for a
+    compile-only topology, which a user reads as an error. Python exceptions are raised, not printed,
+    so nothing of tilefit's is lost.
+    """
+    if show:
+        yield
+        return
+    sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+        sink = os.open(os.devnull, os.O_WRONLY)
+    except OSError:  # no fd 2 (a closed stderr): nothing to silence
+        yield
+        return
+    try:
+        os.dup2(sink, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(sink)
+
+
 class TopologyCache:
     """Device handles of compile-only TPU topologies, made once per name."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, show_libtpu: bool = False) -> None:
         self._devices: dict[str, Any] = {}
+        self.show_libtpu = show_libtpu
 
     def device(self, topology: str) -> Any:
         """The first device of `topology` ('v5e:2x2'); InputError when libtpu does not know it."""
         if topology not in self._devices:
-            self._devices[topology] = _make_device(topology)
+            with quiet_libtpu(self.show_libtpu):
+                self._devices[topology] = _make_device(topology)
         return self._devices[topology]
 
 
@@ -94,6 +127,22 @@ def _make_device(topology: str) -> Any:
             "v4:2x2x1, v5e:2x2, v5p:2x2x1, v6e:2x2, tpu7x:2x2x1 (needs pip install 'jax[tpu]')"
         ) from exc
     return topo.devices[0]
+
+
+@contextlib.contextmanager
+def on_device(device: Any) -> Iterator[None]:
+    """Trace with `device` as JAX's default device, so kernels that ask for the TPU kind at trace time work.
+
+    tokamax's kernels (and any that call `pltpu.get_tpu_info()` while tracing) read the default device's
+    kind; on a CPU machine that is "cpu" and they raise "Unsupported TPU device kind".
+    """
+    if device is None:
+        yield
+        return
+    import jax
+
+    with jax.default_device(device):
+        yield
 
 
 def with_vmem_limit(fn: Callable[..., Any], args: Sequence[Any], limit: int) -> Callable[..., Any]:
@@ -138,18 +187,25 @@ def _with_limit(params: Any, limit: int) -> Any:
     return dataclasses.replace(params, vmem_limit_bytes=limit)
 
 
-def compile_once(fn: Callable[..., Any], args: Sequence[Any], device: Any, limit: int | None) -> Attempt:
-    """Compile for `device` (limit None: the kernel's own); the VMEM numbers of a failure are data."""
+def compile_once(
+    fn: Callable[..., Any], args: Sequence[Any], device: Any, limit: int | None, *, trace_on_device: bool = True,
+) -> Attempt:
+    """Compile for `device` (limit None: the kernel's own); the VMEM numbers of a failure are data.
+
+    `trace_on_device=False` traces with the host as JAX's default device (kernels whose build runs
+    JAX ops eagerly, like splash attention's mask preprocessing, cannot run on a compile-only device).
+    """
     import jax
     from jax.sharding import SingleDeviceSharding
 
     sharding = SingleDeviceSharding(device)
     placed = [_place(a, sharding) for a in args]
-    target = fn if limit is None else with_vmem_limit(fn, args, limit)
     try:
-        jax.jit(target).trace(*placed).lower().compile()
+        with on_device(device if trace_on_device else None):
+            target = fn if limit is None else with_vmem_limit(fn, placed, limit)
+            jax.jit(target).trace(*placed).lower().compile()
     except Exception as exc:
-        return _attempt_from_error(limit or 0, exc)
+        return attempt_from_error(limit or 0, exc)
     return Attempt(limit=limit or 0, ok=True)
 
 
@@ -161,68 +217,99 @@ def _place(arg: Any, sharding: Any) -> Any:
     return jax.ShapeDtypeStruct(arg.shape, arg.dtype, sharding=sharding)  # type: ignore[no-untyped-call]
 
 
-def _attempt_from_error(limit: int, exc: Exception) -> Attempt:
-    text = str(exc)
-    m = _SCOPED.search(text)
-    if m:
-        size = parse_size(m.group(1))
-        return Attempt(limit, False, scoped_size=size[0] if size else None)
-    m = _PHYSICAL.search(text)
-    if m:
-        return Attempt(limit, False, physical_used=int(m.group(1)), physical_size=int(m.group(2)))
-    m = _USED.search(text)
-    if m:
-        used, cap = parse_size(m.group(1)), parse_size(m.group(2))
-        return Attempt(limit, False, physical_used=used[0] if used else None,
-                       physical_size=cap[0] if cap else None)
+@functools.lru_cache(maxsize=1)
+def _vmem_kb() -> Any:
+    """The knowledge base's two VMEM entries: their patterns are the one place libtpu's wording lives."""
+    from tilefit.kb.repository import KnowledgeBase, load_kb
+
+    kb = load_kb()
+    return KnowledgeBase(entries=(kb.get(_SCOPED_ENTRY), kb.get(_PHYSICAL_ENTRY)))
+
+
+def attempt_from_error(limit: int, exc: BaseException) -> Attempt:
+    """The VMEM numbers of a failed compile, read by the knowledge base's matcher; else its message."""
+    from tilefit.match.matcher import match
+
+    found = {m.entry.id: m for m in match(str(exc), _vmem_kb()) if m.required is not None}
+    if _SCOPED_ENTRY in found:
+        return Attempt(limit, False, scoped_size=found[_SCOPED_ENTRY].required)
+    if _PHYSICAL_ENTRY in found:
+        m = found[_PHYSICAL_ENTRY]
+        return Attempt(limit, False, physical_used=m.required, physical_size=m.limit)
     return Attempt(limit, False, error=error_summary(exc))
 
 
 def error_summary(exc: BaseException) -> str:
     """A one-paragraph message for a compile that failed for a non-memory reason."""
-    text = str(exc).strip()
-    code = _ECODE.search(text)
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    body = " ".join(lines[:3])[:600] if lines else type(exc).__name__
-    prefix = f"{code.group(1)} {code.group(2)}: " if code and code.group(1) not in body[:8] else ""
-    return f"{type(exc).__name__}: {prefix}{body}"
+    lines = [ln.strip() for ln in str(exc).strip().splitlines() if ln.strip()]
+    body = " ".join(lines[:3])[:600] if lines else "(no message)"
+    return f"{type(exc).__name__}: {body}"
 
 
 def measure(
     fn: Callable[..., Any], args: Sequence[Any], device: Any, *, in_force: int, physical: int,
-    guess: int | None = None,
+    guess: int | None = None, limit_dependent: bool = False, pin: bool = False, trace_on_device: bool = True,
+    first: int | None = None,
 ) -> Measured:
-    """The smallest scoped limit that compiles, found by compiles at chosen limits."""
+    """The scoped VMEM of `fn` (the smallest limit that compiles) and whether the limit in force holds it.
+
+    Usually two compiles: one at `first` (default: `guess`, the analytic estimate, less 3 %) whose E1001
+    prints the size, one at that size rounded up that confirms it. `limit_dependent` (tpu7x: XLA prefetches inputs into
+    the VMEM a lower limit leaves, so a lower limit can compile where a higher one fails) adds a compile
+    at the limit in force when the size found is below it. `pin` bisects to the single 4 KiB tile.
+    """
     start = time.perf_counter()
-    search = _Search(fn, args, device, physical)
-    first = search.probe(in_force)
-    if first.error is None and first.ok and guess and guess < in_force:
-        search.probe(_tiles(guess * 0.95))  # its E1001 size usually lands next to the answer
+    search = _Search(fn, args, device, physical, tolerance=TILE_BYTES if pin else 2 * _ROUNDING + TILE_BYTES)
+    search.trace_on_device = trace_on_device
+    start_at = _tiles(first) if first else _tiles(guess * 0.97) if guess else in_force
+    search.probe(min(max(start_at, TILE_BYTES), physical or start_at))
     size = search.run()
-    # the compile at the limit in force is the truth for "fits": on tpu7x a lower limit can compile while
-    # a higher one fails (XLA prefetches inputs into the VMEM a lower limit leaves, see pallas.py)
-    fits = None if size is None or search.over else (first.ok if first.error is None else size <= in_force)
+    fits: bool | None = None
+    if size is not None and not search.over:
+        fits = _fits(search, size, in_force, limit_dependent)
+    low = search.lo if size is not None else None
     return Measured(
         size, search.over, search.reported, search.compiles, time.perf_counter() - start, fits,
-        search.last_error,
+        search.last_error, low,
     )
+
+
+def _fits(search: _Search, size: int, in_force: int, limit_dependent: bool) -> bool | None:
+    """Whether a compile at the limit in force succeeds; compiled only when the interval cannot say."""
+    known = search.results.get(in_force)
+    if known is not None:
+        return known
+    if search.lo >= in_force:
+        return False
+    if size <= in_force and not limit_dependent:
+        return True
+    att = search.probe(in_force)
+    return att.ok if att.error is None else None
 
 
 class _Search:
     """State of the limit search: T (the scoped size) is in (lo, hi]; hi is None until a compile passes."""
 
-    def __init__(self, fn: Callable[..., Any], args: Sequence[Any], device: Any, physical: int) -> None:
+    def __init__(
+        self, fn: Callable[..., Any], args: Sequence[Any], device: Any, physical: int, tolerance: int
+    ) -> None:
         self.fn, self.args, self.device, self.physical = fn, args, device, physical
+        self.tolerance = tolerance
         self.lo, self.hi = 0, None  # type: int, int | None
         self.hint: int | None = None
         self.compiles = 0
         self.over = False
         self.reported: int | None = None
         self.last_error: str | None = None
+        self.results: dict[int, bool] = {}
+        self.trace_on_device = True
+        self.printed = False  # whether an E1001 size has been read
 
     def probe(self, limit: int) -> Attempt:
         self.compiles += 1
-        att = compile_once(self.fn, self.args, self.device, limit)
+        att = compile_once(self.fn, self.args, self.device, limit, trace_on_device=self.trace_on_device)
+        if att.error is None and att.physical_used is None:
+            self.results[limit] = att.ok
         if att.ok:
             self.hi = limit if self.hi is None else min(self.hi, limit)
         elif att.error is not None:
@@ -231,37 +318,46 @@ class _Search:
             self.over, self.reported = True, att.physical_size
             self.lo = max(self.lo, att.physical_used - 1)
         else:
-            # the size E1001 prints (rounded to 0.01 MiB) is what was allocated when the limit broke,
-            # so T is at least that much less the rounding
+            # the size E1001 prints (rounded to 0.01 MiB) was allocated when the limit broke, so T is at
+            # least that much less the rounding; the print is the whole need when the limit was close
             printed = att.scoped_size or 0
             self.lo = max(self.lo, limit, printed - _ROUNDING - 1)
             self.hint = att.scoped_size
+            self.printed = True
         return att
 
     def run(self) -> int | None:
-        """Probe until T is pinned to one tile; None after a non-memory error."""
-        while self.last_error is None and not self.over:
+        """Probe until T is pinned to the tolerance; None after a non-memory error."""
+        while self.last_error is None and not self.over and self.compiles < MAX_COMPILES:
             limit = self._next()
             if limit is None:
                 return self.hi
             self.probe(limit)
-        return self.lo + 1 if self.over else None
+        if self.over:
+            return self.lo + 1
+        if self.hi is None and self.last_error is None:
+            self.last_error = f"no scoped limit up to {self.physical} B compiles after {self.compiles} compiles"
+        return self.hi if self.last_error is None else None
 
     def _next(self) -> int | None:
-        lo_t = self.lo // TILE_BYTES  # T is a whole number of tiles in (lo_t, hi_t]
-        hint_t = None
-        if self.hint is not None:
-            # the printed size has two decimals of MiB (or one of KiB): try just above it
-            hint_t, self.hint = _tiles(self.hint + _ROUNDING) // TILE_BYTES, None
-        if self.hi is None:
-            top = self.physical // TILE_BYTES
-            return (min(hint_t, top) if hint_t and hint_t > lo_t else top) * TILE_BYTES
-        hi_t = self.hi // TILE_BYTES
-        if hi_t - lo_t <= 1:
-            self.hi = hi_t * TILE_BYTES
+        hint, self.hint = self.hint, None
+        if self.hi is not None and self.hi - self.lo <= self.tolerance:
             return None
-        if hint_t is not None and lo_t < hint_t < hi_t:
-            return hint_t * TILE_BYTES
+        if hint is not None:
+            # the printed size has two decimals of MiB: just above it is the likely answer
+            want = _tiles(hint + _ROUNDING)
+            if want > self.lo and (self.hi is None or want < self.hi):
+                return min(want, self.physical) if self.physical else want
+        if self.hi is None:
+            top = self.physical or 2 * max(self.lo, TILE_BYTES)
+            return top if top > self.lo else None
+        lo_t, hi_t = self.lo // TILE_BYTES, self.hi // TILE_BYTES
+        if hi_t - lo_t <= 1:
+            return None
+        if not self.printed:  # no E1001 yet: step down a little, so that its print is the whole need
+            step = _tiles(self.hi * 0.85) // TILE_BYTES
+            if lo_t < step < hi_t:
+                return step * TILE_BYTES
         return ((lo_t + hi_t) // 2) * TILE_BYTES
 
 

@@ -8,8 +8,14 @@ The model, checked against libtpu 0.0.42.1 compiles (BENCHMARKS.md, "TPU / Palla
               + padded VMEM scratch bytes + Mosaic's internal scratch (a measured per-generation allowance)
 Padding: the last dim rounds up to 128 lanes, the second-last to 8 sublanes x packing (16 rows for 16-bit
 dtypes, 32 for 8-bit), the (8,128) x 32-bit tile. Buffer count: 2 (double buffering) unless
-`pipeline_mode=pl.Buffered(n)`; a grid of one step keeps one buffer (libtpu measured: 8 MiB in + 8 MiB out
-blocks fit a 16 MiB limit with grid=(1,), need 32 MiB with grid=(2,)).
+`pipeline_mode=pl.Buffered(n)` or the block's index map is constant (one); a grid of one step keeps
+one buffer (libtpu measured: 8 MiB in + 8 MiB out blocks fit a 16 MiB limit with grid=(1,), need
+32 MiB with grid=(2,)).
+
+Buffers a kernel allocates in its own body (`pltpu.run_scoped`, which `pltpu.emit_pipeline` and tokamax's
+kernels use for their in-body pipelines, with inputs left in HBM by `memory_space=ANY`) count too: nested
+scopes add up, sibling scopes reuse the same VMEM (the larger counts). A grid dimension that is traced
+(megablox gmm's number of active tiles) counts as one step: libtpu allocates as for the static dims.
 
 An input whose whole array XLA has already copied into VMEM (tpu7x: see `prefetched_inputs` in pallas.py)
 needs no pipeline buffers when its block is one contiguous run of the array (`Buffer.contiguous`): the
@@ -42,9 +48,10 @@ class Buffer:
     dtype: str
     itemsize: int
     count: int
-    kind: str  # "input", "output" or "scratch"
+    kind: str  # "input", "output", "scratch" or "scoped" (allocated in the kernel body)
     array_shape: tuple[int, ...] = ()
     contiguous: bool = False  # the block is one contiguous run of the array's tiled layout
+    block: tuple[int | None, ...] = ()  # full-rank block shape, None for a squeezed dim
 
     @property
     def array_bytes(self) -> int:
@@ -77,6 +84,7 @@ class CallLayout:
     vmem_limit_bytes: int | None
     reduced_value: int = 0  # padded bytes of the biggest value a reduction reads in the kernel body
     largest_value: int = 0  # padded bytes of the biggest array value the kernel body computes
+    unsure: tuple[str, ...] = ()  # what the model could not see exactly (analytic mode asks libtpu then)
 
     @property
     def grid_steps(self) -> int:
@@ -110,18 +118,27 @@ def padded_bytes(shape: Sequence[int], itemsize: int) -> int:
     return _round_up(math.prod(dims) * itemsize, TILE_BYTES)
 
 
-def tiling_problem(block: Sequence[int], array: Sequence[int], itemsize: int) -> str | None:
-    """Why a block shape breaks Mosaic's tiling rule, or None when it is fine.
+def tiling_problem(
+    block: Sequence[int | None], array: Sequence[int], itemsize: int
+) -> str | None:
+    """Why a full-rank block shape breaks Mosaic's tiling rule, or None when it is fine.
 
-    The last two block dims must be divisible by (8 x packing, 128) or equal the array dims.
+    The last two block dims must be divisible by (8 x packing, 128) or equal the array dims. A squeezed
+    dim (None: paged attention's `(None, 4, None, 128)` q block) is exempt: Mosaic indexes it away.
     """
-    if len(block) >= 1 and block[-1] % LANES and block[-1] != array[-1]:
-        return f"last block dim {block[-1]} is neither a multiple of {LANES} nor the array dim {array[-1]}"
+    if len(block) != len(array) or not block:
+        return None
+    last = block[-1]
+    if last is not None and last % LANES and last != array[-1]:
+        return f"last block dim {last} is neither a multiple of {LANES} nor the array dim {array[-1]}"
+    second = block[-2] if len(block) >= 2 else None
+    if second is None:
+        return None
     rows = sublane_rows(itemsize)
-    if len(block) >= 2 and block[-2] % SUBLANES and block[-2] != array[-2]:
-        return f"second-last block dim {block[-2]} is neither a multiple of {SUBLANES} nor {array[-2]}"
-    if len(block) >= 2 and block[-2] % rows and block[-2] != array[-2]:
-        return f"second-last block dim {block[-2]} is not a multiple of {rows} (packed {itemsize}-byte dtype)"
+    if second % SUBLANES and second != array[-2]:
+        return f"second-last block dim {second} is neither a multiple of {SUBLANES} nor {array[-2]}"
+    if second % rows and second != array[-2]:
+        return f"second-last block dim {second} is not a multiple of {rows} (packed {itemsize}-byte dtype)"
     return None
 
 
@@ -180,8 +197,14 @@ def _sub_jaxprs(params: dict[str, Any]) -> Iterator[Any]:
                 yield v
 
 
+class BlockShapeError(ValueError):
+    """A block or scratch shape with a dimension below 1 (a negative or zero block size in the config)."""
+
+
 def _layout(eqn: Any, index: int) -> CallLayout:
     gm = eqn.params["grid_mapping"]
+    # a traced grid dim does not make Mosaic double-buffer: megablox gmm with tk = k, tn = n (grid
+    # (1, traced, 1)) needs 1.76 MiB on v5e for 256x512 blocks, every block once (libtpu 0.0.42.1)
     grid = tuple(int(g) if isinstance(g, int) else 1 for g in gm.grid)
     steps = math.prod(grid) if grid else 1
     n_in = gm.num_inputs
@@ -194,29 +217,75 @@ def _layout(eqn: Any, index: int) -> CallLayout:
     for j, aval in enumerate(gm.scratch_avals):
         if _in_vmem(aval):
             buffers.append(_buffer(f"scratch {j}", aval.shape, aval.dtype, 1, "scratch"))
+    body = eqn.params["jaxpr"]
+    scoped = _scoped_buffers(body)
+    buffers += scoped
     name = str(getattr(eqn.params.get("debug"), "name", "") or f"pallas_call {index}")
     limit = _vmem_limit(eqn.params.get("compiler_params"))
-    return CallLayout(name, grid, tuple(buffers), limit, *_largest_values(eqn.params["jaxpr"]))
+    unsure = []
+    if scoped:
+        unsure.append(f"the kernel allocates {sum(b.bytes for b in scoped)} B in its body (run_scoped / "
+                      "emit_pipeline): its internal scratch is not modelled")
+    reduced, largest = _largest_values(body)
+    return CallLayout(name, grid, tuple(buffers), limit, reduced, largest, tuple(unsure))
 
 
-def _largest_values(body: Any) -> tuple[int, int]:
+def _scoped_buffers(body: Any) -> list[Buffer]:
+    """VMEM the kernel body allocates itself: nested run_scoped scopes add up, siblings take the max."""
+    best: list[Buffer] = []
+    for eqn in body.eqns:
+        own: list[Buffer] = []
+        inner: list[Buffer] = []
+        if eqn.primitive.name == "run_scoped":
+            sub = eqn.params["jaxpr"]
+            for k, var in enumerate(sub.invars):
+                aval = var.aval
+                inner_aval = getattr(aval, "inner_aval", aval)
+                if _in_vmem(aval) and getattr(inner_aval, "shape", None) is not None:
+                    own.append(_buffer(f"body scope {k}", inner_aval.shape, inner_aval.dtype, 1, "scoped"))
+        for sub in _sub_jaxprs(eqn.params):
+            cand = _scoped_buffers(sub)
+            if sum(b.bytes for b in cand) > sum(b.bytes for b in inner):
+                inner = cand
+        total = own + inner
+        if sum(b.bytes for b in total) > sum(b.bytes for b in best):
+            best = total
+    return best
+
+
+def _largest_values(body: Any, copies: int = 1) -> tuple[int, int]:
     """(largest value fed to a reduction, largest value) in the kernel body, nested branches included.
 
     Values bigger than the vector register file live in Mosaic's internal scratch, which counts
     against the scoped limit. A value that a cross-lane reduction reads is kept whole (flash
     attention's (block_q, block_kv) f32 scores: about their full size, measured); other values are
-    mostly streamed (a matmul's dot result into its accumulator: a fraction, measured).
+    mostly streamed (a matmul's dot result into its accumulator: a fraction, measured). An unrolled
+    loop keeps one copy per unrolled iteration: JAX's flash attention unrolls its block_k loop, and
+    with block_q=2048, block_k_major=2048, block_k=1024 libtpu needs 23.1 MiB on v5e = 7 MiB of blocks
+    + two 8 MiB score copies (E1001 at 16 MiB; one copy would have said 15 MiB and "fits").
     """
     reduced = largest = 0
     for eqn in body.eqns:
         sizes = [_value_bytes(v) for v in eqn.outvars]
         largest = max([largest, *sizes])
         if eqn.primitive.name.startswith(_REDUCTIONS):
-            reduced = max([reduced, *(_value_bytes(v) for v in eqn.invars)])
+            reduced = max([reduced, *(copies * _value_bytes(v) for v in eqn.invars)])
+        inner = copies * _unrolled(eqn)
         for sub in _sub_jaxprs(eqn.params):
-            r, big = _largest_values(sub)
+            r, big = _largest_values(sub, inner)
             reduced, largest = max(reduced, r), max(largest, big)
     return reduced, largest
+
+
+def _unrolled(eqn: Any) -> int:
+    """Iterations of a scan that are unrolled into one straight-line body (1 for anything else)."""
+    if eqn.primitive.name != "scan":
+        return 1
+    length = int(eqn.params.get("length") or 1)
+    unroll = eqn.params.get("unroll", 1)
+    if isinstance(unroll, bool):
+        return length if unroll else 1
+    return max(1, min(int(unroll), length)) if isinstance(unroll, int) else 1
 
 
 _REDUCTIONS = ("reduce_", "argmax", "argmin", "cum")
@@ -244,23 +313,37 @@ def _block_buffer(bm: Any, name: str, kind: str, steps: int) -> Buffer | None:
     if not _in_vmem(aval):
         return None
     mode = bm.pipeline_mode
-    count = int(mode.buffer_count) if mode is not None else (2 if steps > 1 else 1)
+    count = int(mode.buffer_count) if mode is not None else (2 if steps > 1 and not _constant(bm) else 1)
     if steps == 1:
         count = min(count, 1)
     buf = _buffer(name, bm.transformed_block_aval.shape, aval.dtype, count, kind)
     array = tuple(int(d) for d in bm.array_aval.shape)
     block = _full_rank_block(bm, len(array))
-    contiguous = block is not None and contiguous_block(block, array, buf.itemsize)
-    return dataclasses.replace(buf, array_shape=array, contiguous=contiguous)
+    ones = tuple(1 if d is None else d for d in block) if block is not None else None
+    contiguous = ones is not None and contiguous_block(ones, array, buf.itemsize)
+    return dataclasses.replace(buf, array_shape=array, contiguous=contiguous, block=block or ())
 
 
-def _full_rank_block(bm: Any, rank: int) -> tuple[int, ...] | None:
-    """The block shape with squeezed dims as 1 (None when a dim is not a plain blocked window)."""
-    dims: list[int] = []
+def _constant(bm: Any) -> bool:
+    """Whether a block's index map returns only constants: the block never moves, one buffer holds it.
+
+    libtpu 0.0.42.1, v5e, grid of 8 steps over (512, 1024) f32 blocks: x and o moving, y (input) and s
+    (output) at index (0, 0) need 12 MiB, not 16 (y and s once each), whether or not the block is the
+    whole array and even when the body never reads y. Splash attention's m/l/o accumulators are such
+    outputs.
+    """
+    index = getattr(bm, "index_map_jaxpr", None)
+    outs: Sequence[Any] = getattr(getattr(index, "jaxpr", None), "outvars", None) or ()
+    return bool(outs) and all(type(v).__name__ == "Literal" for v in outs)
+
+
+def _full_rank_block(bm: Any, rank: int) -> tuple[int | None, ...] | None:
+    """The block shape with squeezed dims as None (None when a dim is not a plain blocked window)."""
+    dims: list[int | None] = []
     for d in getattr(bm, "block_shape", ()):
         name = type(d).__name__
         if d is None or name == "Squeezed":
-            dims.append(1)
+            dims.append(None)
         elif isinstance(d, int):
             dims.append(d)
         elif name == "Blocked":
@@ -273,9 +356,12 @@ def _full_rank_block(bm: Any, rank: int) -> tuple[int, ...] | None:
 def _buffer(name: str, shape: Sequence[int], dtype: Any, count: int, kind: str) -> Buffer:
     import numpy as np
 
+    dims = tuple(int(d) for d in shape)
+    if any(d < 1 for d in dims):
+        raise BlockShapeError(f"{name} has shape {list(dims)}: every dimension must be at least 1")
     dt = np.dtype(dtype)
     short = {"bfloat16": "bf16", "float32": "f32", "float16": "f16"}.get(dt.name, dt.name)
-    return Buffer(name, tuple(int(d) for d in shape), short, dt.itemsize, count, kind)
+    return Buffer(name, dims, short, dt.itemsize, count, kind)
 
 
 def _in_vmem(aval: Any) -> bool:

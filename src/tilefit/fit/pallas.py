@@ -12,10 +12,9 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tilefit.errors import NoConfigFits, TilefitError
-from tilefit.estimate.base import Mode, Usage
+from tilefit.errors import InputError, NoConfigFits, TilefitError
+from tilefit.estimate.base import Mode, Usage, VmemDetail
 from tilefit.estimate.pallas import (
-    HEADROOM,
     RESOURCE,
     PallasEstimator,
     PallasKernel,
@@ -25,41 +24,6 @@ from tilefit.estimate.pallas import (
 from tilefit.estimate.pallas_compile import error_summary
 from tilefit.targets import Target
 from tilefit.units import format_short
-
-
-@dataclasses.dataclass(frozen=True)
-class VmemLimitAdvice:
-    """The `vmem_limit_bytes` to pass for a kernel that needs `required` bytes of scoped VMEM."""
-
-    required: int
-    vmem_limit_bytes: int | None
-    per_target: Mapping[str, int | None]
-    too_small: tuple[str, ...]
-
-    @property
-    def snippet(self) -> str | None:
-        """The Python to paste into the pallas_call."""
-        if self.vmem_limit_bytes is None:
-            return None
-        return f"compiler_params=pltpu.CompilerParams(vmem_limit_bytes={self.vmem_limit_bytes})"
-
-
-def vmem_limit_for(required: int, targets: Sequence[Target], headroom: float = HEADROOM) -> VmemLimitAdvice:
-    """The vmem_limit_bytes for `required` bytes (e.g. an E1001 size) on every candidate generation.
-
-    Per target: required + headroom rounded up to a MiB, capped at that target's physical VMEM (None
-    where even physical VMEM is too small). `vmem_limit_bytes` is the smallest per-target value, one
-    number that works on every generation with room; None when no candidate has room.
-    """
-    per: dict[str, int | None] = {}
-    for t in targets:
-        physical = t.limit("vmem_physical")
-        if physical is None:
-            continue
-        per[t.name] = headroom_limit(required, physical, headroom) if required <= physical else None
-    fitting = [v for v in per.values() if v is not None]
-    too_small = tuple(name for name, v in per.items() if v is None)
-    return VmemLimitAdvice(required, min(fitting) if fitting else None, per, too_small)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,14 +45,14 @@ class PallasFit:
         return self.vmem_limit_bytes is not None
 
 
-def fit(
+def fit_pallas(
     kernel: PallasKernel, target: str | Target, *, mode: Mode = "exact", allow_raise: bool = True,
     estimator: PallasEstimator | None = None,
 ) -> PallasFit:
     """The best config of `kernel.space` for `target`; NoConfigFits when none fits physical VMEM."""
     tgt = tpu_target(target)
     est = estimator or PallasEstimator(kernel)
-    ranked, rejected = rank(kernel, est)
+    ranked, rejected = rank(kernel, est, tgt)
     considered: list[Usage] = []
     raised: Usage | None = None
     within: Usage | None = None
@@ -100,20 +64,25 @@ def fit(
         elif u.fits:
             within = u
             break
-        elif allow_raise and raised is None and not u.extra.get("over_physical") and _fits_physical(u):
+        elif allow_raise and raised is None and _fits_physical(u):
             raised = u
     if raised is None and within is None:
         raise _no_fit(tgt, considered, rejected, len(ranked), allow_raise)
     return _decide(tgt, raised, within, considered, rejected)
 
 
-def rank(kernel: PallasKernel, est: PallasEstimator) -> tuple[list[dict[str, int]], dict[str, str]]:
+fit = fit_pallas  # the name before the backend registry; kept for callers of tilefit.fit.pallas.fit
+
+
+def rank(
+    kernel: PallasKernel, est: PallasEstimator, target: Target | None = None
+) -> tuple[list[dict[str, int]], dict[str, str]]:
     """Configs best first (fewer grid steps, then more block bytes); those that do not trace, rejected."""
     scored: list[tuple[int, int, dict[str, int]]] = []
     rejected: dict[str, str] = {}
     for config in kernel.configs():
         try:
-            call = max(est.layouts(config), key=lambda c: c.block_bytes)
+            call = max(est.layouts(config, target), key=lambda c: c.block_bytes)
         except TilefitError:
             raise
         except Exception as exc:
@@ -125,8 +94,10 @@ def rank(kernel: PallasKernel, est: PallasEstimator) -> tuple[list[dict[str, int
 
 
 def _fits_physical(u: Usage) -> bool:
-    physical = u.extra.get("physical")
-    return u.bytes is not None and isinstance(physical, int) and u.bytes <= physical
+    v = u.vmem
+    if v is None or v.physical is None or v.over_physical:
+        return False
+    return u.bytes is not None and u.bytes <= v.physical
 
 
 def _decide(
@@ -135,10 +106,11 @@ def _decide(
 ) -> PallasFit:
     done = tuple(considered)
     if raised is not None:
-        physical = int(raised.extra["physical"])
+        vmem = raised.vmem or VmemDetail()
+        physical = vmem.physical or 0
         # The estimator's advice already allows for the generation's behaviour at the raised limit
         # (on tpu7x XLA prefetches fewer inputs into VMEM as the limit grows).
-        limit = int(raised.extra.get("vmem_limit_bytes") or headroom_limit(raised.bytes or 0, physical))
+        limit = vmem.vmem_limit_bytes or headroom_limit(raised.bytes or 0, physical)
         why = (f"{_cfg(raised.config)} needs {format_short(raised.bytes)} of scoped VMEM, over the "
                f"{format_short(raised.limit)} limit but within {format_short(physical)} physical; it has "
                f"fewer grid steps or bigger blocks than any config under the limit: pass "
@@ -167,8 +139,8 @@ def _no_fit(
         return NoConfigFits(tgt.name, RESOURCE, bound, None, consumer=f"every config failed: {why}",
                             fix="fix the kernel error above", tried=tried)
     small = min(sized, key=lambda u: u.bytes or 0)
-    buffers = small.extra.get("buffers") or []
-    consumer = f"{_cfg(small.config)}: " + ", ".join(str(b) for b in buffers)
+    buffers = small.vmem.buffers if small.vmem else ()
+    consumer = f"{_cfg(small.config)}: " + ", ".join(f"{name} {format_short(n)}" for name, n in buffers)
     fix = "add smaller block sizes to the space, or pl.Buffered(1) for blocks that do not change per step"
     if not raise_ok and small.bytes is not None and small.bytes <= physical:
         fix = f"pass pltpu.CompilerParams(vmem_limit_bytes={headroom_limit(small.bytes, physical)}), or " + fix
@@ -181,3 +153,62 @@ def _cfg(config: Mapping[str, Any]) -> str:
 
 def _key(config: Mapping[str, Any]) -> str:
     return _cfg(config)
+
+
+@dataclasses.dataclass(frozen=True)
+class PallasFitReport:
+    """`tilefit fit FILE.py:KERNEL --target v5e,v6e` for a Pallas kernel: one choice per target."""
+
+    kernel: str
+    fits: tuple[PallasFit, ...]
+    failures: Mapping[str, str]  # target -> the NoConfigFits message
+
+    def report(self, top: int = 10, per_reason: int = 10) -> str:
+        """The text the CLI prints: per target the config, its VMEM, and the limit to pass if any."""
+        lines = [f"{self.kernel}: best config per TPU target (scoped VMEM, libtpu-checked)"]
+        for f in self.fits:
+            u = f.usage
+            lines.append(f"  {f.target}: {_cfg(f.config)}  {format_short(u.bytes)} of {format_short(u.limit)}"
+                         f"  ({len(f.considered)} estimated, {u.compiler or u.mode})")
+            if f.vmem_limit_bytes is not None:
+                lines.append(f"      pass compiler_params=pltpu.CompilerParams(vmem_limit_bytes={f.vmem_limit_bytes})")
+            lines.append(f"      why: {f.reason}")
+            for key, why in list(f.rejected.items())[:per_reason]:
+                lines.append(f"      rejected {key}: {why}")
+        for target, message in self.failures.items():
+            lines.append(f"  {target}: no config fits: {message}")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON the CLI prints."""
+        return {
+            "kernel": self.kernel,
+            "targets": [{
+                "target": f.target, "config": dict(f.config), "bytes": f.usage.bytes, "limit": f.usage.limit,
+                "vmem_limit_bytes": f.vmem_limit_bytes, "reason": f.reason, "estimated": len(f.considered),
+                "rejected": dict(f.rejected), "usage": f.usage.to_dict(),
+            } for f in self.fits],
+            "failures": dict(self.failures),
+        }
+
+
+def cli_fit(ref: str, spec: Mapping[str, Any], targets: Sequence[str], *, mode: Mode = "exact") -> PallasFitReport:
+    """What `tilefit fit path.py:kernel --target v5e,v6e` runs for a Pallas kernel."""
+    from tilefit.estimate.pallas import load_kernel
+
+    kernel = load_kernel(ref).with_spec(spec)
+    if not kernel.configs():
+        raise InputError(f"{ref}: empty config space; give --spec space.yaml or --config K=V1,V2")
+    est = PallasEstimator(kernel)
+    fits: list[PallasFit] = []
+    failures: dict[str, str] = {}
+    first: NoConfigFits | None = None
+    for name in targets:
+        try:
+            fits.append(fit_pallas(kernel, name, mode=mode, estimator=est))
+        except NoConfigFits as exc:
+            failures[name] = str(exc)
+            first = first or exc
+    if not fits and first is not None:
+        raise first
+    return PallasFitReport(kernel.name or ref, tuple(fits), failures)

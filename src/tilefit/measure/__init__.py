@@ -4,6 +4,7 @@ imports nothing of it (the knowledge base only stores the records it writes)."""
 
 from __future__ import annotations
 
+from tilefit.measure.plan import run_plan
 from tilefit.measure.rates import (
     Population,
     Rule,
@@ -12,7 +13,6 @@ from tilefit.measure.rates import (
     load_plan,
     measure,
     render_table,
-    run_plan,
     store,
     tpu_rules,
     write_record,

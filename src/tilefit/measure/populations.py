@@ -131,5 +131,5 @@ def tpu_populations(plan: Mapping[str, Any], root: Path) -> list[Population]:
 
 def _tpu_score(u: Usage) -> float:
     """Fewer, larger grid steps run faster on a TPU (each step pays pipeline overhead): the speed proxy."""
-    steps = (u.vmem.grid_steps if u.vmem else None) or (u.extra.get("grid_steps") if u.extra else None)
+    steps = u.vmem.grid_steps if u.vmem is not None else None
     return 1.0 / steps if isinstance(steps, int) and steps > 0 else 0.0

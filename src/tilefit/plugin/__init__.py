@@ -60,9 +60,10 @@ def install(record: str | os.PathLike[str] | None = None) -> Plugin:
         _state["plugin"] = plugin
         _state["excepthook"] = sys.excepthook
         sys.excepthook = _excepthook
-        from tilefit.plugin import helion
+        from tilefit.plugin import helion, inductor
 
         helion.patch()
+        inductor.patch()
         _quiet_inductor(True)
     if record is not None and plugin.writer is None:
         plugin.writer = _writer(record)
@@ -84,9 +85,10 @@ def uninstall() -> None:
             knobs.compilation.listener = plugin.previous_listener
         plugin.writer.close()
         plugin.writer = None
-    from tilefit.plugin import helion
+    from tilefit.plugin import helion, inductor
 
     helion.unpatch()
+    inductor.unpatch()
     _quiet_inductor(False)
     if sys.excepthook is _excepthook:
         sys.excepthook = _state.pop("excepthook", sys.__excepthook__)

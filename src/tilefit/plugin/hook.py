@@ -118,6 +118,7 @@ class Plugin:
         self._logged = False
         self._local = threading.local()
         self.rejected: dict[str, tuple[Any, Any, Any]] = {}  # kernel name -> last rejected (src, target, options)
+        self.verdicts: dict[str, Verdict] = {}  # Triton's compile hash -> verdict: a recompile is not sized again
 
     # ---- the hooks -----------------------------------------------------------------------------------
 
@@ -157,16 +158,24 @@ class Plugin:
 
         def ttgir(module: Any, metadata: dict[str, Any]) -> Any:
             out = inner(module, metadata)
-            self.check(out, backend.target, options, src)
+            self.check(out, backend.target, options, src, str(metadata.get("hash") or ""))
             return out
 
         stages["ttgir"] = ttgir
 
-    def check(self, module: Any, target: Any, options: Any, src: Any) -> None:
-        """Size a TTGIR module; raise TilefitOutOfResources when it cannot fit."""
+    def check(self, module: Any, target: Any, options: Any, src: Any, key: str = "") -> None:
+        """Size a TTGIR module; raise TilefitOutOfResources when it cannot fit.
+
+        `key` is Triton's compile hash (source, options, target, environment): the same key is the same TTGIR,
+        so a kernel compiled again (always_compile, a cleared cache, another autotuner) is not sized twice.
+        """
         start = time.perf_counter()
         try:
-            v = verdict(size_module(module, target, options), limits_for(target), target_name(target))
+            v = self.verdicts.get(key) if key else None
+            if v is None:
+                v = verdict(size_module(module, target, options), limits_for(target), target_name(target))
+                if key:
+                    self.verdicts[key] = v
             if self.writer is not None and src is not None:
                 self._record(src, target, options, v, "compile")
         except Exception as exc:

@@ -1,0 +1,212 @@
+"""tilefit on the Pallas TPU kernels that ship with JAX and with tokamax, against plain libtpu compiles.
+
+For each kernel x generation x config: tilefit analytic (with its libtpu check where the model is
+unsure or near the limit), tilefit exact, and a plain `jax.jit(fn).trace(...).lower().compile()` for
+the topology at the kernel's own limit (the truth: fits, E1001, past physical VMEM, or another error).
+Rows go to a JSONL file (resumable: rows already there are skipped); `--report` prints the Markdown
+tables of BENCHMARKS.md from it.
+
+    TILEFIT_USE_CACHE=0 python benchmarks/pallas_real.py --out rows.jsonl \
+        [--kernels flash,splash,gmm,paged,tokamax] [--targets v5e,v6e,tpu7x,v5p]
+    python benchmarks/pallas_real.py --out rows.jsonl --refresh-analytic   # after a model change
+    python benchmarks/pallas_real.py --out rows.jsonl --report
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "examples" / "kernels"))
+
+import pallas_shipped as shipped  # noqa: E402
+
+from tilefit.estimate.pallas import PallasEstimator, PallasKernel  # noqa: E402
+from tilefit.estimate.pallas_compile import TopologyCache, compile_once, quiet_libtpu  # noqa: E402
+from tilefit.targets import get_target  # noqa: E402
+
+
+def _c(keys: str, *rows: tuple[int, ...]) -> list[dict[str, int]]:
+    names = keys.split(",")
+    return [dict(zip(names, r, strict=True)) for r in rows]
+
+
+# Spread from tiny blocks to past the 16/32 MiB defaults (and past 64 MiB physical on v5p/tpu7x).
+CASES: dict[str, tuple[PallasKernel, list[dict[str, int]]]] = {
+    "flash": (shipped.flash, _c(
+        "block_q,block_k_major,block_k", (128, 128, 128), (256, 512, 256), (512, 512, 512),
+        (1024, 1024, 512), (1024, 1024, 1024), (2048, 1024, 1024), (1024, 2048, 2048),
+        (2048, 2048, 1024), (2048, 2048, 2048), (4096, 2048, 2048))),
+    "splash": (shipped.splash, _c(
+        "block_q,block_kv,block_kv_compute", (128, 128, 128), (256, 512, 256), (512, 512, 512),
+        (512, 1024, 512), (1024, 1024, 1024), (1024, 2048, 1024), (2048, 2048, 512),
+        (2048, 2048, 2048), (4096, 2048, 2048), (2048, 4096, 4096))),
+    "gmm": (shipped.gmm, _c(
+        "tm,tk,tn", (128, 128, 128), (256, 512, 512), (512, 512, 512), (512, 1024, 1024),
+        (1024, 1024, 1024), (1024, 2048, 1024), (2048, 1024, 2048), (1024, 4096, 1024),
+        (2048, 2048, 2048), (512, 4096, 4096))),
+    "paged": (shipped.paged, _c(
+        "page_size,pages_per_compute_block", (16, 8), (16, 32), (16, 128), (64, 16), (64, 64),
+        (64, 256), (128, 32), (128, 128), (256, 64), (256, 256))),
+    "tokamax": (shipped.tokamax_ragged_dot, _c(
+        "tm,tk,tn,input_buffer_count", (128, 128, 128, 2), (512, 512, 512, 2), (512, 512, 512, 3),
+        (1024, 1024, 1024, 2), (1024, 1024, 1024, 3), (1024, 2048, 1024, 2), (2048, 1024, 2048, 2),
+        (2048, 2048, 2048, 2), (512, 4096, 4096, 2), (4096, 4096, 4096, 2))),
+}
+
+
+# Which exact search made a row: 2 = first limit just above the model's buffers (tilefit's current one);
+# rows without it came from the earlier first limit (the analytic estimate less 3 %), same sizes.
+SEARCH = 2
+
+
+def _plain(kernel: PallasKernel, config: dict[str, int], target: str, topo: TopologyCache) -> dict[str, Any]:
+    """A plain compile at the kernel's own limit: 'fits', 'E1001', 'physical' or 'error'."""
+    t0 = time.perf_counter()
+    device = topo.device(get_target(target).topology or "")
+    try:
+        fn, args = kernel.instantiate(config, target)
+        att = compile_once(fn, args, device, None)
+    except Exception as exc:  # a build that fails is a row too
+        return {"outcome": "error", "msg": f"{type(exc).__name__}: {exc}"[:300], "s": 0.0}
+    outcome = ("fits" if att.ok else "E1001" if att.scoped_size else "physical" if att.physical_used
+               else "error")
+    return {"outcome": outcome, "s": round(time.perf_counter() - t0, 2), "msg": (att.error or "")[:300]}
+
+
+def _usage(est: PallasEstimator, config: dict[str, int], target: str, mode: str) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    u = est.estimate(config, target, mode)  # type: ignore[arg-type]
+    v = u.vmem
+    return {"bytes": u.bytes, "fits": u.fits, "limit": u.limit, "error": u.error,
+            "advice": v.vmem_limit_bytes if v else None, "compiles": v.compiles if v else None,
+            "low": v.bytes_low if v else None, "unsure": list(v.unsure) if v else [],
+            "over_physical": v.over_physical if v else None, "s": round(time.perf_counter() - t0, 2)}
+
+
+def run(out: Path, kernels: list[str], targets: list[str]) -> None:
+    done = set()
+    if out.exists():
+        for line in out.read_text().splitlines():
+            r = json.loads(line)
+            done.add((r["kernel"], r["target"], json.dumps(r["config"], sort_keys=True)))
+    topo = TopologyCache()
+    with out.open("a") as fh, quiet_libtpu():
+        for target in targets:
+            for name in kernels:
+                kernel, configs = CASES[name]
+                est = PallasEstimator(kernel)
+                for cfg in configs:
+                    if (name, target, json.dumps(cfg, sort_keys=True)) in done:
+                        continue
+                    row = {"kernel": name, "target": target, "config": cfg, "search": SEARCH,
+                           "analytic": _usage(est, cfg, target, "analytic"),
+                           "exact": _usage(est, cfg, target, "exact"),
+                           "plain": _plain(kernel, cfg, target, topo)}
+                    fh.write(json.dumps(row) + "\n")
+                    fh.flush()
+                    print(name, target, cfg, row["analytic"]["bytes"], row["exact"]["bytes"],
+                          row["plain"]["outcome"], flush=True, file=sys.__stdout__)
+
+
+def refresh_analytic(out: Path) -> None:
+    """Recompute the analytic column of every row (the model changed; exact and plain still hold)."""
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    ests = {name: PallasEstimator(kernel) for name, (kernel, _) in CASES.items()}
+    with quiet_libtpu():
+        for r in rows:
+            r["analytic"] = _usage(ests[r["kernel"]], r["config"], r["target"], "analytic")
+    out.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def _err(a: int | None, e: int | None) -> float | None:
+    return None if a is None or not e else 100.0 * (a - e) / e
+
+
+def report(out: Path) -> str:
+    unique = {}
+    for line in out.read_text().splitlines():  # files of parallel runs may overlap: one row per config
+        r = json.loads(line)
+        unique[(r["kernel"], r["target"], json.dumps(r["config"], sort_keys=True))] = r
+    rows = list(unique.values())
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault((r["kernel"], r["target"]), []).append(r)
+    lines = ["| kernel | target | rows | plain fits/E1001/phys/err | exact fits == plain | analytic fits == plain "
+             "| analytic err vs exact: median / worst | libtpu checks (analytic) "
+             "| exact compiles: median / max (rows) | same, earlier first limit |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for (kernel, target), rs in sorted(groups.items()):
+        lines.append(_summary(kernel, target, rs))
+    wrong = [r for r in rows if r["plain"]["outcome"] in ("fits", "E1001", "physical")
+             and r["analytic"]["fits"] is not None and r["analytic"]["fits"] != (r["plain"]["outcome"] == "fits")]
+    lines.append("")
+    lines.append(f"Analytic fit decisions that disagree with the plain compile: {len(wrong)}"
+                 + "".join(f"\n- {r['kernel']} {r['target']} {r['config']}: analytic {r['analytic']['fits']}, "
+                           f"plain {r['plain']['outcome']}" for r in wrong))
+    return "\n".join(lines)
+
+
+def rows_table(out: Path) -> str:
+    """Every row: analytic (bytes, fits, libtpu checks), exact (bytes, compiles), the plain compile."""
+    lines = ["| kernel | target | config | analytic B (fits, checks) | exact B (fits, compiles) | plain | err |",
+             "|---|---|---|---|---|---|---|"]
+    for line in out.read_text().splitlines():
+        r = json.loads(line)
+        a, e, p = r["analytic"], r["exact"], r["plain"]
+        err = _err(a["bytes"], e["bytes"])
+        cfg = ",".join(str(v) for v in r["config"].values())
+        lines.append(f"| {r['kernel']} | {r['target']} | {cfg} | {a['bytes']} ({a['fits']}, {a['compiles']}) "
+                     f"| {e['bytes']} ({e['fits']}, {e['compiles']}) | {p['outcome']} "
+                     f"| {'-' if err is None else f'{err:+.1f}%'} |")
+    return "\n".join(lines)
+
+
+def _summary(kernel: str, target: str, rs: list[dict[str, Any]]) -> str:
+    outcomes = [r["plain"]["outcome"] for r in rs]
+    counts = "/".join(str(outcomes.count(o)) for o in ("fits", "E1001", "physical", "error"))
+    judged = [r for r in rs if r["plain"]["outcome"] in ("fits", "E1001", "physical")]
+    truth = {id(r): r["plain"]["outcome"] == "fits" for r in judged}
+    ex = sum(r["exact"]["fits"] == truth[id(r)] for r in judged)
+    an = sum(r["analytic"]["fits"] == truth[id(r)] for r in judged)
+    errs = [e for r in judged if r["plain"]["outcome"] != "physical"
+            for e in [_err(r["analytic"]["bytes"], r["exact"]["bytes"])] if e is not None]
+    err = (f"{statistics.median(abs(e) for e in errs):.1f}% / {max(errs, key=abs):+.1f}%" if errs else "-")
+    checks = sum(bool(r["analytic"]["compiles"]) for r in rs)
+    cstat = _compiles([r for r in rs if r.get("search") == SEARCH])
+    before = _compiles([r for r in rs if r.get("search") != SEARCH])
+    return (f"| {kernel} | {target} | {len(rs)} | {counts} | {ex}/{len(judged)} | {an}/{len(judged)} | {err} "
+            f"| {checks}/{len(rs)} | {cstat} | {before} |")
+
+
+def _compiles(rs: list[dict[str, Any]]) -> str:
+    comp = [r["exact"]["compiles"] for r in rs if r["exact"]["compiles"]]
+    return f"{statistics.median(comp):g} / {max(comp)} ({len(comp)})" if comp else "-"
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--kernels", default=",".join(CASES))
+    p.add_argument("--targets", default="v5e,v6e,tpu7x,v5p")
+    p.add_argument("--report", action="store_true")
+    p.add_argument("--rows", action="store_true", help="print every row as a Markdown table")
+    p.add_argument("--refresh-analytic", action="store_true", help="recompute only the analytic column")
+    a = p.parse_args()
+    if a.refresh_analytic:
+        refresh_analytic(a.out)
+        return
+    if a.report or a.rows:
+        print(report(a.out) if a.report else rows_table(a.out))
+        return
+    run(a.out, a.kernels.split(","), a.targets.split(","))
+
+
+if __name__ == "__main__":
+    main()
