@@ -181,7 +181,11 @@ def _add_backend(sub: argparse._SubParsersAction[argparse.ArgumentParser], name:
     module.add_parser(sub)
 
 
-def build_parser() -> argparse.ArgumentParser:
+# Subcommands that never need the backend subcommands' modules: `tilefit explain` starts without importing them.
+_LEAN = frozenset({"explain", "kb", "targets"})
+
+
+def build_parser(lean: bool = False) -> argparse.ArgumentParser:
     from tilefit import __version__
 
     parser = argparse.ArgumentParser(
@@ -216,7 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
     tg.add_argument("--vendor", choices=("nvidia", "amd", "intel", "google"))
     tg.add_argument("--limit", type=int, help="which targets have this limit (bytes)")
     tg.set_defaults(func=_targets)
-    for name in ("estimate", "fit", "check", "run", "schema", "mcp"):
+    for name in () if lean else ("estimate", "fit", "check", "run", "schema", "mcp"):
         _add_backend(sub, name)
     return parser
 
@@ -232,8 +236,9 @@ def _debug() -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code (0 ok, 1 nothing found / does not fit, 2 usage or input error)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(lean=bool(words) and words[0] in _LEAN)
+    args = parser.parse_args(words)
     try:
         code: int = args.func(args)
         return code

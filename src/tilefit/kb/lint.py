@@ -115,7 +115,7 @@ def _pattern_problems(entries: list[Entry], timeout_s: float = _PROBE_TIMEOUT_S)
     """Static check for nested quantifiers, then time every pattern on adversarial input in a child."""
     out, owner = [], {}
     for entry in entries:
-        for p in entry.patterns:
+        for p in entry.regexes:
             if _NESTED.search(p.pattern):
                 out.append(Problem(entry.id, f"nested quantifier (backtracking risk): {p.pattern}"))
             else:

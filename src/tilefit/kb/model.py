@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, get_args
@@ -79,10 +80,18 @@ class Example:
 class Requires:
     """Extra conditions for an entry to apply, beyond a pattern match."""
 
-    any_of: tuple[re.Pattern[str], ...] = ()
+    any_of: tuple[str, ...] = ()
     limit_vendor: str | None = None
     # None of these may appear near the match (a look-alike's context: "/dev/shm", "shared GPU memory").
-    none_of: tuple[re.Pattern[str], ...] = ()
+    none_of: tuple[str, ...] = ()
+
+    @functools.cached_property
+    def any_of_regexes(self) -> tuple[re.Pattern[str], ...]:
+        return tuple(_regex(p, "requires.any_of") for p in self.any_of)
+
+    @functools.cached_property
+    def none_of_regexes(self) -> tuple[re.Pattern[str], ...]:
+        return tuple(_regex(p, "requires.none_of") for p in self.none_of)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,7 +115,9 @@ class Entry:
     frameworks: tuple[str, ...]
     phase: Phase
     keywords: tuple[str, ...]
-    patterns: tuple[re.Pattern[str], ...]
+    # The regex texts; compiled on first use (`regexes`): compiling every regex of the knowledge base was most
+    # of `tilefit explain`'s start-up, and a log only reaches the entries whose keywords it contains.
+    patterns: tuple[str, ...]
     examples: tuple[Example, ...]
     root_cause: str
     root_cause_zh: str
@@ -121,6 +132,10 @@ class Entry:
     confidence: EntryConfidence = "exact"
     # A fallback is reported only when no other entry matched the log (e.g. "mentions VMEM, no known form").
     fallback: bool = False
+
+    @functools.cached_property
+    def regexes(self) -> tuple[re.Pattern[str], ...]:
+        return tuple(_regex(p, f"kb/{self.id}.yaml") for p in self.patterns)
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -235,16 +250,20 @@ def _requires(raw: Any, where: str) -> Requires:
     if raw is None:
         return Requires()
     r = _Reader(raw, where)
-    any_of = tuple(_regex(p, where) for p in r.strs("any_of", required=False))
-    none_of = tuple(_regex(p, where) for p in r.strs("none_of", required=False))
+    any_of = r.strs("any_of", required=False)
+    none_of = r.strs("none_of", required=False)
     vendor = raw.get("limit_vendor")
     if not any_of and not vendor and not none_of:
         raise r.fail("requires", "give any_of, none_of or limit_vendor")
     return Requires(any_of=any_of, limit_vendor=vendor, none_of=none_of)
 
 
-def entry_from_dict(raw: Any, where: str, expected_id: str | None = None) -> Entry:
-    """Build an Entry from parsed YAML; raises KnowledgeBaseError naming the file and field."""
+def entry_from_dict(raw: Any, where: str, expected_id: str | None = None, *, check_patterns: bool = True) -> Entry:
+    """Build an Entry from parsed YAML; raises KnowledgeBaseError naming the file and field.
+
+    check_patterns=False leaves the regexes to be compiled on first use (the shipped knowledge base, whose
+    patterns kb lint and the tests compile).
+    """
     r = _Reader(raw, where)
     entry_id = r.text("id")
     if expected_id is not None and entry_id != expected_id:
@@ -253,11 +272,11 @@ def entry_from_dict(raw: Any, where: str, expected_id: str | None = None) -> Ent
     on_chip = r.raw.get("on_chip")
     if on_chip is not (resource in ON_CHIP):
         raise r.fail("on_chip", f"must be {resource in ON_CHIP} for resource {resource!r}")
-    patterns = tuple(_regex(p, where) for p in r.strs("patterns"))
+    patterns = r.strs("patterns")
     keywords = r.strs("keywords")
     if any(k != k.lower() for k in keywords):
         raise r.fail("keywords", "keywords are matched on lower-cased text; write them in lower case")
-    return Entry(
+    entry = Entry(
         id=entry_id, title=r.text("title"), title_zh=r.text("title_zh"), resource=resource,
         on_chip=on_chip, severity=r.choice("severity", get_args(Severity), "error"),
         vendor=r.choice("vendor", get_args(Vendor), "any"), frameworks=r.strs("frameworks"),
@@ -277,6 +296,12 @@ def entry_from_dict(raw: Any, where: str, expected_id: str | None = None) -> Ent
         confidence=r.choice("confidence", get_args(EntryConfidence), "exact"),
         fallback=_flag(r, "fallback"),
     )
+    if check_patterns:
+        try:
+            _ = entry.regexes, entry.requires.any_of_regexes, entry.requires.none_of_regexes
+        except KnowledgeBaseError as exc:
+            raise KnowledgeBaseError(f"{where}: {exc}") from exc
+    return entry
 
 
 def _flag(r: _Reader, key: str) -> bool:

@@ -82,7 +82,7 @@ def _raw_candidates(text: str, spans: list[tuple[int, int]], entry: Entry, lo: i
     for a, b in spans:
         if b < lo or a >= hi:
             continue
-        for pattern in entry.patterns:
+        for pattern in entry.regexes:
             named = sum(1 for g in ("required", "limit") if g in pattern.groupindex)
             for m in pattern.finditer(text, a, min(b, len(text))):
                 if lo <= m.start() < hi:
@@ -165,11 +165,11 @@ def _requirements(text: str, entry: Entry, cands: list[_Candidate], vendor: _Ven
     if not cands:
         return cands
     if req.none_of:
-        spoiler = _Near(text, req.none_of, _NONE_OF_REACH)
+        spoiler = _Near(text, req.none_of_regexes, _NONE_OF_REACH)
         cands = [c for c in cands if not spoiler.holds(c)]
     if not req.any_of and req.limit_vendor is None:
         return cands
-    near = _Near(text, req.any_of, CONTEXT) if req.any_of else None
+    near = _Near(text, req.any_of_regexes, CONTEXT) if req.any_of else None
     return [c for c in cands if (near is not None and near.holds(c)) or
             (req.limit_vendor is not None and vendor.holds(c))]
 

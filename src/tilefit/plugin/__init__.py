@@ -21,13 +21,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tilefit.errors import InputError, MissingExtraError
+from tilefit.plugin.state import installed
+from tilefit.plugin.state import state as _state
 
 if TYPE_CHECKING:
     from tilefit.plugin.hook import Plugin
 
 # The folder `tilefit run` puts first on PYTHONPATH: its sitecustomize installs the plug-in in every child.
 BOOT_DIR = Path(__file__).resolve().parent / "boot"
-_state: dict[str, Any] = {}  # the one process-wide Plugin and the excepthook it replaced
+# The one process-wide Plugin and the excepthook it replaced live in plugin/state.py.
 
 
 def _knobs() -> Any:
@@ -40,12 +42,6 @@ def _knobs() -> Any:
         raise InputError(f"triton {triton.__version__} has no triton.knobs.runtime.add_stages_inspection_hook; "
                          "the tilefit plug-in needs triton >= 3.6 (pip install -U triton)")
     return knobs
-
-
-def installed() -> Plugin | None:
-    """The active plug-in of this process, or None."""
-    plugin: Plugin | None = _state.get("plugin")
-    return plugin
 
 
 def install(record: str | os.PathLike[str] | None = None) -> Plugin:

@@ -90,14 +90,14 @@ def patch() -> None:
 
 
 def _patch_kernel() -> None:
-    from tilefit.plugin import installed
+    from tilefit.plugin.state import installed
 
     if installed() is not None:  # not uninstalled before helion was imported
         _replace(sys.modules["helion.runtime.kernel"].BoundKernel, "ensure_config_exists", _ensure)
 
 
 def _patch_baseline() -> None:
-    from tilefit.plugin import installed
+    from tilefit.plugin.state import installed
 
     provider = getattr(sys.modules["helion.autotuner.benchmark_provider"], "LocalBenchmarkProvider", None)
     if installed() is not None and provider is not None:

@@ -28,7 +28,7 @@ def patch() -> None:
 
 
 def _patch() -> None:
-    from tilefit.plugin import installed
+    from tilefit.plugin.state import installed
 
     cls = getattr(sys.modules[MODULE], "CachingAutotuner", None)
     if installed() is None or cls is None or not hasattr(cls, "compile_by_disabling_pipelining"):
