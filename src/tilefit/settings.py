@@ -47,6 +47,8 @@ class Settings:
     plugin: bool = False  # install the Triton compile plug-in at `import triton` (set by `tilefit run`)
     trace: str = ""  # append every compiled specialisation to this JSONL trace (plug-in on)
     targets: tuple[str, ...] = ()  # default targets of estimate/fit when neither --target nor a spec names one
+    sglang_root: str = ""  # an unpacked SGLang wheel: where `tilefit check` finds the fused-MoE kernel
+    provisioned_triton: str = ""  # set by `tilefit check --triton` in its re-run under that Triton version
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
@@ -107,6 +109,8 @@ def _problem(name: str, value: Any) -> str | None:
         else "expected target names, e.g. sm_90,v5e",
         "cache_dir": lambda v: None if isinstance(v, Path) else "expected a directory",
         "trace": lambda v: None if isinstance(v, str) else "expected a file path",
+        "sglang_root": lambda v: None if isinstance(v, str) else "expected a folder path",
+        "provisioned_triton": lambda v: None if isinstance(v, str) else "expected a Triton version",
     }
     check = checks.get(name)
     if check is not None:

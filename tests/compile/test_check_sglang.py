@@ -239,3 +239,46 @@ def test_an_interrupted_check_resumes_from_its_cache(sglang: Path) -> None:
     usages = size_jobs(jobs, Settings.from_env(), workers=1, progress=seen.append)
     assert seen[0] >= 1 and sum(seen) == 3  # what the interrupted run sized is read back, not compiled again
     assert all(u.bytes for u in usages)
+
+
+@pytest.mark.slow
+def test_grouped_targets_give_the_bytes_of_their_own_compile(sglang: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The groups of data/check/same_bytes.yaml, on 70 random launches of the whole bundle x sm_80, sm_86,
+    sm_89 (210 pairs; every dtype, TMA down-projections, fp8 that sm_80/sm_86 refuse and sm_89 compiles):
+    sm_86 and sm_89 sized through the group equal their own compiles, and sm_86 has sm_80's bytes."""
+    import random
+
+    from tilefit.check import size
+    from tilefit.check.tables import find_tables
+
+    if size.same_bytes_group("sm_86", "") != "sm_80":
+        pytest.skip(f"no same-bytes group for Triton {size.triton_version()}")
+    kernels = run.load_kernels(sglang / moe.SOURCE, Settings.from_env())
+    tables = [read_table(p) for p in find_tables([str(sglang / CONFIGS)])]
+    picks = random.Random(12).sample([(t, m, k) for t in tables for m in t.entries for k in moe.kinds(t.name)], 70)
+    assert {p[0].name.dtype for p in picks} >= {None, "fp8_w8a8"} and any(p[0].name.down for p in picks)
+
+    def jobs(target: str) -> list[Job]:
+        out = []
+        for table, m, kind in picks:
+            name = moe.kernel_name(table.name)
+            launch = moe.launch(table, m, kind, get_target(target))
+            out.append(Job(str(kernels[name].module_path), name, launch, target))
+        return out
+
+    settings = Settings(use_cache=False)
+    grouped = size_jobs(jobs("sm_80") + jobs("sm_86") + jobs("sm_89"), settings, workers=1)
+    by = {t: grouped[i * len(picks):(i + 1) * len(picks)] for i, t in enumerate(("sm_80", "sm_86", "sm_89"))}
+    monkeypatch.setattr(size, "GROUPING", False)
+    direct = {t: size_jobs(jobs(t), settings, workers=1) for t in ("sm_86", "sm_89")}
+
+    def seen(u: Any) -> tuple[Any, ...]:
+        return u.target, u.bytes, u.limit, u.fits, u.threads, u.tensor_memory, u.over, u.error
+
+    for t in ("sm_86", "sm_89"):
+        assert [seen(u) for u in by[t]] == [seen(u) for u in direct[t]]
+    assert [(u.bytes, u.error) for u in direct["sm_86"]] == [(u.bytes, u.error) for u in by["sm_80"]]
+    assert sum(u.bytes is not None for u in by["sm_80"]) > 30 and any(u.error for u in by["sm_80"])
+    assert any(a.fits != b.fits for a, b in zip(by["sm_80"], by["sm_86"], strict=True))
+    # fp8 launches: sm_89 compiles what sm_80 refuses, so fp8 TTIR must void the sm_89 group
+    assert any(a.error and b.bytes for a, b in zip(by["sm_80"], direct["sm_89"], strict=True))

@@ -179,3 +179,17 @@ def test_ci_definitions_call_real_flags() -> None:
     for used in ("tables", "targets", "kernel-source", "triton-version", "sarif"):
         assert used in action["inputs"] and f"inputs.{used}" in script
     build_parser().parse_args(["check", "x.json", "--target", "sm_90", "--format", "json", "--output", "o.json"])
+
+
+def test_kernel_source_comes_from_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """TILEFIT_SGLANG_ROOT is a Settings field: the flag wins, then the setting (variable or given)."""
+    from tilefit.check import moe, run
+    from tilefit.settings import Settings
+
+    monkeypatch.setenv("TILEFIT_SGLANG_ROOT", str(tmp_path / "env"))
+    assert Settings.from_env().sglang_root == str(tmp_path / "env")
+    assert run.find_kernel_source(None) == tmp_path / "env" / moe.SOURCE
+    assert run.find_kernel_source(None, Settings(sglang_root=str(tmp_path))) == tmp_path / moe.SOURCE
+    assert run.find_kernel_source("k.py", Settings(sglang_root=str(tmp_path))) == Path("k.py")
+    monkeypatch.setenv("TILEFIT_PROVISIONED_TRITON", "3.1.0")
+    assert Settings.from_env().provisioned_triton == "3.1.0"

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
-import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -70,11 +69,12 @@ class Row:
         }
 
 
-def find_kernel_source(explicit: str | None) -> Path:
-    """SGLang's fused-MoE kernel file: the flag, the installed package (not imported) or TILEFIT_SGLANG_ROOT."""
+def find_kernel_source(explicit: str | None, settings: Settings | None = None) -> Path:
+    """SGLang's fused-MoE kernel file: the flag, Settings.sglang_root (TILEFIT_SGLANG_ROOT) or the installed
+    package (not imported)."""
     if explicit:
         return Path(explicit)
-    root = os.environ.get("TILEFIT_SGLANG_ROOT")
+    root = (settings or Settings.from_env()).sglang_root
     if root:
         return Path(root) / moe.SOURCE
     try:

@@ -8,6 +8,9 @@
   descriptors to pointers, CUDA from sm_90, and HIP): the frontend and make_ttir run once per class and
   every (options, target) pair starts from a re-parsed copy at make_ttgir, then Triton's own
   shared-memory allocation pass (the `fast` mode of estimate/triton.py) gives `metadata.shared`.
+- Targets that data/check/same_bytes.yaml groups (under the installed Triton version) compile once per
+  group: sm_80, sm_86 and (without fp8 in the TTIR) sm_89 run the same passes, so they are sized from
+  one compile, each target against its own limits.
 - Compiles run in worker processes (a compiler crash or hang is a result, not an abort) and results are
   cached on disk by kernel source, specialisation, options, target and Triton version.
 """
@@ -15,6 +18,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import os
 import tempfile
@@ -269,7 +273,7 @@ def _on_ray(tasks: Sequence[_Task], done: Callable[[int, Any], None]) -> list[An
 
 
 def _run_task(task: _Task) -> list[Usage]:
-    """Worker entry point: lower to TTIR once, then make_ttgir + allocation per (options, target)."""
+    """Worker entry point: lower to TTIR once, then make_ttgir + allocation per (options, same-bytes group)."""
     from tilefit.userfile import load_module_file
 
     try:
@@ -279,14 +283,68 @@ def _run_task(task: _Task) -> list[Usage]:
     except (TilefitError, AttributeError) as exc:
         return [_failed(j, f"cannot load {task.kernel}: {exc}", "input") for j in task.jobs]
     ttir: str | None = None
+    sized: dict[str, Sized] = {}
     out = []
     for job in task.jobs:
-        usage, ttir = _size_one(kernel, job, ttir)
-        out.append(usage)
+        if ttir is not None and _memo(job, ttir) in sized:
+            out.append(_as_usage(job, sized[_memo(job, ttir)]))
+            continue
+        result, ttir = _size_one(kernel, job, ttir)
+        if ttir is not None:
+            sized[_memo(job, ttir)] = result
+        out.append(_as_usage(job, result))
     return out
 
 
-def _size_one(kernel: Any, job: Job, ttir: str | None) -> tuple[Usage, str | None]:
+def _memo(job: Job, ttir: str) -> str:
+    """Jobs of one task with equal keys compile to the same bytes: same options, same-bytes group."""
+    return repr((sorted(job.launch.options.items()), same_bytes_group(job.target, ttir)))
+
+
+@dataclasses.dataclass(frozen=True)
+class Sized:
+    """What one compile gave: (shared, tensor memory, warps), or a failure (message, kind)."""
+
+    sizes: tuple[int, int | None, int] | None
+    failure: tuple[str, str] | None
+    seconds: float = 0.0
+
+
+def _as_usage(job: Job, sized: Sized) -> Usage:
+    if sized.sizes is None:
+        assert sized.failure is not None
+        return _failed(job, *sized.failure)
+    return _usage(job, get_target(job.target), *sized.sizes, sized.seconds)
+
+
+@functools.lru_cache(maxsize=1)
+def _groups() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """(targets, TTIR strings that void the group) of each group verified under the installed Triton."""
+    from importlib import resources
+
+    from tilefit.yamlio import load_yaml
+
+    doc = load_yaml(resources.files("tilefit") / "data" / "check" / "same_bytes.yaml")
+    version = triton_version()
+    return tuple((tuple(str(t) for t in g["targets"]), tuple(str(u) for u in g.get("unless_ttir_contains", ())))
+                 for g in doc["groups"] if version in [str(v) for v in g["triton"]])
+
+
+def same_bytes_group(target: str, ttir: str) -> str:
+    """The target whose compile stands for `target` (data/check/same_bytes.yaml), else `target` itself."""
+    if not GROUPING:
+        return target
+    for targets, unless in _groups():
+        if target in targets and not any(u in ttir for u in unless):
+            return targets[0]
+    return target
+
+
+# False compiles every target (what the tests compare the groups against, in-process with workers=1).
+GROUPING = True
+
+
+def _size_one(kernel: Any, job: Job, ttir: str | None) -> tuple[Sized, str | None]:
     from tilefit.estimate import triton_compile as tc
     from tilefit.estimate.triton import compiler_error
 
@@ -300,12 +358,12 @@ def _size_one(kernel: Any, job: Job, ttir: str | None) -> tuple[Usage, str | Non
             if ttir is None:
                 module, _, _ = tc.lower(kernel, gpu, sp, last="ttir")
                 ttir = str(module)
-            shared, tmem, warps = _from_ttir(ttir, gpu, sp)
+            sizes = _from_ttir(ttir, gpu, sp)
         except TilefitError as exc:
-            return _failed(job, str(exc), "input"), ttir
+            return Sized(None, (str(exc), "input")), ttir
         except Exception as exc:
-            return _failed(job, str(compiler_error(exc, log())), "compile"), ttir
-    return _usage(job, target, shared, tmem, warps, time.perf_counter() - start), ttir
+            return Sized(None, (str(compiler_error(exc, log())), "compile")), ttir
+    return Sized(sizes, None, time.perf_counter() - start), ttir
 
 
 def _specialised(kernel: Any, gpu: Any, launch: Launch) -> Any:
@@ -357,10 +415,7 @@ def _from_ttir(ttir: str, gpu: Any, sp: Any) -> tuple[int, int | None, int]:
     metadata: dict[str, Any] = {"hash": "", "target": gpu, **options.__dict__}
     module = stages["ttgir"](module, metadata)
     pm = ir.pass_manager(module.context)
-    if gpu.backend == "cuda":
-        tc._nvidia_allocation(pm, gpu, options)
-    else:
-        tc._amd_allocation(pm, gpu, options)
+    tc.family(gpu.backend).allocation(pm, gpu, options)
     pm.run(module, "tilefit_allocate_shared_memory")
     warps = module.get_int_attr("ttg.total-num-warps") or options.num_warps
     return int(module.get_int_attr("ttg.shared") or 0), module.get_int_attr("ttg.tensor_memory_size"), int(warps)

@@ -126,11 +126,10 @@ def run_check(args: argparse.Namespace) -> int:
 
 def _provisioned(args: argparse.Namespace) -> int | None:
     """Re-run in a cached environment when the wanted Triton is not the installed one; None to go on here."""
-    import os
-
     from tilefit.check import provision
+    from tilefit.settings import Settings
 
-    if os.environ.get(provision.ENV_MARK):
+    if Settings.from_env().provisioned_triton:
         return None
     wanted = args.triton
     if wanted == "recorded":
@@ -138,8 +137,6 @@ def _provisioned(args: argparse.Namespace) -> int | None:
         wanted = _recorded_version(traces[0]) if traces else "installed"
     if wanted in ("installed", provision.installed_triton()):
         return None
-    from tilefit.settings import Settings
-
     python = provision.ensure(wanted, Settings.from_env().cache_dir)
     print(f"tilefit: sizing with triton {wanted} ({python})", file=sys.stderr)
     return provision.run_in(python, _argv(args), wanted)
@@ -184,7 +181,7 @@ def _check(args: argparse.Namespace) -> dict[str, Any]:
             raise InputError("give either traces or config tables, not both")
         return _check_traces(traces, targets, shard, args, settings)
     tables = [read_table(p) for p in find_tables(args.tables)]
-    source = run.find_kernel_source(args.kernel_source)
+    source = run.find_kernel_source(args.kernel_source, settings)
     kernels = run.load_kernels(source, settings)
     total = sum(len(t.entries) * (1 if t.name.down else 2) for t in tables) * len(targets)
     step = progress_bar(total // shard[1], settings.progress and sys.stderr.isatty(), unit="launch", desc="check")
@@ -263,7 +260,7 @@ def _refit(args: argparse.Namespace) -> int:
         raise InputError(f"--device-name {args.device_name!r} is a {named} device, not {target.name}")
     table = read_table(args.table)
     settings = Settings.from_env()
-    kernels = run.load_kernels(run.find_kernel_source(args.kernel_source), settings)
+    kernels = run.load_kernels(run.find_kernel_source(args.kernel_source, settings), settings)
     rows = run.check_tables([table], [target], kernels, problem=_problem(args), settings=settings,
                             workers=args.workers)
     entries, changed, broken = _refitted(table, rows)
