@@ -7,9 +7,7 @@ then renders any format.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
@@ -71,20 +69,6 @@ def load_report(path: str) -> dict[str, Any]:
     if doc.get("format", FORMAT) > FORMAT:
         raise InputError(f"{path}: report format {doc.get('format')} is newer than this tilefit reads ({FORMAT})")
     return doc
-
-
-@lru_cache(maxsize=512)
-def _lines(path: str) -> tuple[str, ...]:
-    try:
-        return tuple(Path(path).read_text(encoding="utf-8").splitlines())
-    except (OSError, UnicodeDecodeError):
-        return ()
-
-
-def entry_line(path: str, m: int) -> int:
-    """The line of `"<m>": {` in a table file (1 when not found)."""
-    pat = re.compile(rf'^\s*"{m}"\s*:')
-    return next((i for i, ln in enumerate(_lines(path), 1) if pat.match(ln)), 1)
 
 
 def render_text(doc: Mapping[str, Any], verbose: bool = False) -> str:

@@ -17,7 +17,7 @@ from tilefit.check import moe
 from tilefit.check.moe import LaunchKind, Problem
 from tilefit.check.size import Job, size_jobs
 from tilefit.check.source import LoadedSource, load_source
-from tilefit.check.tables import Table
+from tilefit.check.tables import Table, entry_line
 from tilefit.errors import InputError
 from tilefit.estimate.base import Usage
 from tilefit.fit.perf import DeviceModel, score
@@ -54,8 +54,6 @@ class Row:
 
     def to_result(self) -> dict[str, Any]:
         """The JSON result (data/check-report.schema.json)."""
-        from tilefit.check.report import entry_line
-
         u, t = self.usage, self.table
         return {
             "source": t.label, "path": str(t.path), "line": entry_line(str(t.path), self.m),

@@ -18,6 +18,7 @@ import os
 import re
 import tempfile
 from collections.abc import Iterator, Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -179,3 +180,17 @@ def write_table(path: Path, entries: Mapping[int, Mapping[str, Any]]) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+@lru_cache(maxsize=512)
+def _lines(path: str) -> tuple[str, ...]:
+    try:
+        return tuple(Path(path).read_text(encoding="utf-8").splitlines())
+    except (OSError, UnicodeDecodeError):
+        return ()
+
+
+def entry_line(path: str, m: int) -> int:
+    """The line of `"<m>": {` in a table file (1 when not found)."""
+    pat = re.compile(rf'^\s*"{m}"\s*:')
+    return next((i for i, ln in enumerate(_lines(path), 1) if pat.match(ln)), 1)
