@@ -17,7 +17,7 @@ def tilefit(*args: str) -> int:
 
 
 def summary() -> None:
-    from tilefit.diagnosis import explain
+    from tilefit.report import explain
     from tilefit.render.common import amount
 
     print("== tilefit explain: one line per bundled real log (examples/logs) ==")
