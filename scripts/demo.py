@@ -17,8 +17,8 @@ def tilefit(*args: str) -> int:
 
 
 def summary() -> None:
-    from tilefit.report import explain
     from tilefit.render.common import amount
+    from tilefit.report import explain
 
     print("== tilefit explain: one line per bundled real log (examples/logs) ==")
     for log in LOGS:
