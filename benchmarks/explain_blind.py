@@ -12,22 +12,12 @@ import json
 import sys
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
 
 from tilefit.kb.repository import load_kb
+from tilefit.match.judge import recognised
 from tilefit.match.matcher import match
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "corpus"
-
-
-def recognised(record: dict[str, Any], kb: Any) -> bool:
-    found = match(record["log"], kb)
-    on_chip = [m for m in found if m.entry.on_chip]
-    if record["resource"] == "off-chip":
-        return not on_chip
-    if not on_chip or on_chip[0].entry.resource not in record["resource"].split("|"):
-        return False
-    return all(record[k] is None or any(getattr(m, k) == record[k] for m in on_chip) for k in ("required", "limit"))
 
 
 def known_sources(exclude: Path) -> set[str]:
