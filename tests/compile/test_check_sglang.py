@@ -282,3 +282,59 @@ def test_grouped_targets_give_the_bytes_of_their_own_compile(sglang: Path, monke
     assert any(a.fits != b.fits for a, b in zip(by["sm_80"], by["sm_86"], strict=True))
     # fp8 launches: sm_89 compiles what sm_80 refuses, so fp8 TTIR must void the sm_89 group
     assert any(a.error and b.bytes for a, b in zip(by["sm_80"], direct["sm_89"], strict=True))
+
+
+def _bundle_tasks(sglang: Path, targets: tuple[str, ...]) -> list[Any]:
+    """Every distinct compile of the whole bundle on `targets`, as the worker tasks `tilefit check` makes."""
+    from tilefit.check import size
+    from tilefit.check.tables import find_tables
+
+    kernels = run.load_kernels(sglang / moe.SOURCE, Settings.from_env())
+    jobs = {}
+    for path in find_tables([str(sglang / CONFIGS)]):
+        table = read_table(path)
+        name = moe.kernel_name(table.name)
+        for m in table.entries:
+            for kind in moe.kinds(table.name):
+                for t in targets:
+                    job = Job(str(kernels[name].module_path), name, moe.launch(table, m, kind, get_target(t)), t)
+                    jobs.setdefault(size._key(job, size.triton_version()), job)
+    return size._tasks(list(jobs.values()))
+
+
+@pytest.mark.slow
+def test_shared_prefixes_and_memo_give_the_bytes_of_a_plain_compile(sglang: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Random tasks of the whole bundle x sm_80, sm_86, sm_89, sm_90, sm_120, gfx942 (>= 150 launch x target
+    compiles; every dtype, TMA, launch_pdl): what the worker gives (one TTIR per task, the same-bytes
+    groups, make_ttgir replayed from its recorded plan with the num_stages-independent prefix run once,
+    the memo of equal TTIR + plan) equals compile_fast, the frontend-to-allocation compile of each launch
+    on its own target, byte for byte, error for error."""
+    import random
+
+    from tilefit.check import size
+    from tilefit.estimate import triton_compile as tc
+    from tilefit.estimate.triton_kernel import unwrap_kernel
+    from tilefit.userfile import load_module_file
+
+    tasks = _bundle_tasks(sglang, ("sm_80", "sm_86", "sm_89", "sm_90", "sm_120", "gfx942"))
+    random.Random(2026).shuffle(tasks)
+    picked: list[Any] = []
+    while sum(len(t.jobs) for t in picked) < 150:
+        picked.append(tasks[len(picked)])
+    split = []
+    real = size._split
+    monkeypatch.setattr(size, "_split", lambda compiles: split.append(len(compiles)) or real(compiles))
+    size._SIZED.clear()
+    got = [u for t in picked for u in size._run_task(t)]
+    want = []
+    for job in (j for t in picked for j in t.jobs):
+        gpu = size._gpu(job.target)
+        k = unwrap_kernel(getattr(load_module_file(job.module_path), job.kernel))
+        try:
+            want.append((tc.compile_fast(k, gpu, size._specialised(k, gpu, job.launch)).shared, False))
+        except Exception:
+            want.append((None, True))
+    assert [(u.bytes, u.error is not None) for u in got] == want
+    assert sum(split) >= 30 and sum(b is not None for b, _ in want) >= 100 and any(e for _, e in want)
+    assert {j.target for t in picked for j in t.jobs} >= {"sm_80", "sm_90", "sm_120", "gfx942"}

@@ -24,7 +24,7 @@ import os
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tilefit.check.moe import Desc, Launch, TlType
 from tilefit.errors import TilefitError
@@ -32,6 +32,9 @@ from tilefit.estimate.base import Overrun, Usage
 from tilefit.estimate.triton_args import Arg
 from tilefit.settings import Settings
 from tilefit.targets import Target, get_target
+
+if TYPE_CHECKING:
+    from tilefit.estimate.triton_compile import Plan
 
 Progress = Callable[[int], None]
 
@@ -273,7 +276,7 @@ def _on_ray(tasks: Sequence[_Task], done: Callable[[int, Any], None]) -> list[An
 
 
 def _run_task(task: _Task) -> list[Usage]:
-    """Worker entry point: lower to TTIR once, then make_ttgir + allocation per (options, same-bytes group)."""
+    """Worker entry point: lower to TTIR once, then make_ttgir + allocation per distinct compile."""
     from tilefit.userfile import load_module_file
 
     try:
@@ -282,23 +285,55 @@ def _run_task(task: _Task) -> list[Usage]:
         kernel = unwrap_kernel(getattr(load_module_file(task.module_path), task.kernel))
     except (TilefitError, AttributeError) as exc:
         return [_failed(j, f"cannot load {task.kernel}: {exc}", "input") for j in task.jobs]
-    ttir: str | None = None
-    sized: dict[str, Sized] = {}
-    out = []
+    ttirs: dict[str, tuple[str | None, Sized | None]] = {}
+    anywhere: str | None = None  # a TTIR without fp8 types: the same program for every target of the task
+    results: list[Sized | None] = []
+    keys: list[tuple[_Key, _Compile] | None] = []
     for job in task.jobs:
-        if ttir is not None and _memo(job, ttir) in sized:
-            out.append(_as_usage(job, sized[_memo(job, ttir)]))
+        ttir = anywhere
+        if ttir is None:
+            # The frontend accepts fp8e4nv from sm_89 only: an fp8 TTIR holds for its fp8 group alone.
+            front = same_bytes_group(job.target, _FP8)
+            if front not in ttirs:
+                ttirs[front] = _lower(kernel, job)
+            ttir, failed = ttirs[front]
+            if failed is not None:
+                results.append(failed)
+                keys.append(None)
+                continue
+            anywhere = ttir if ttir is not None and _FP8 not in ttir else None
+        assert ttir is not None
+        try:
+            pair = _compile_key(job, kernel, ttir)
+        except Exception as exc:
+            results.append(_error(exc, ""))
+            keys.append(None)
             continue
-        result, ttir = _size_one(kernel, job, ttir)
-        if ttir is not None:
-            sized[_memo(job, ttir)] = result
-        out.append(_as_usage(job, result))
-    return out
+        keys.append(pair)
+        results.append(_SIZED.get(pair[0]))
+    _fill(keys, results)
+    return [_as_usage(job, _filled(r)) for job, r in zip(task.jobs, results, strict=True)]
 
 
-def _memo(job: Job, ttir: str) -> str:
-    """Jobs of one task with equal keys compile to the same bytes: same options, same-bytes group."""
-    return repr((sorted(job.launch.options.items()), same_bytes_group(job.target, ttir)))
+def _filled(result: Sized | None) -> Sized:
+    assert result is not None, "every job of a task has a result after _fill"
+    return result
+
+
+_FP8 = "f8E"  # how MLIR prints every fp8 type (f8E4M3FN, f8E5M2, f8E4M3FNUZ, ...)
+
+
+def _lower(kernel: Any, job: Job) -> tuple[str | None, Sized | None]:
+    """(TTIR text, None), or (None, the failure) when the frontend or make_ttir refuses the launch."""
+    from tilefit.estimate import triton_compile as tc
+
+    with tc.captured_stderr() as log:
+        try:
+            gpu = _gpu(job.target)
+            module, _, _ = tc.lower(kernel, gpu, _specialised(kernel, gpu, job.launch), last="ttir")
+            return str(module), None
+        except Exception as exc:
+            return None, _error(exc, log())
 
 
 @dataclasses.dataclass(frozen=True)
@@ -315,6 +350,138 @@ def _as_usage(job: Job, sized: Sized) -> Usage:
         assert sized.failure is not None
         return _failed(job, *sized.failure)
     return _usage(job, get_target(job.target), *sized.sizes, sized.seconds)
+
+
+_Key = tuple[Any, ...]
+# Worker-global: what each distinct compile gave, by _compile_key. Equal keys run the same passes with the
+# same arguments on the same TTIR text, so they give the same bytes whichever task or table they come from.
+_SIZED: dict[_Key, Sized] = {}
+_SIZED_MAX = 50_000
+
+
+@dataclasses.dataclass(frozen=True)
+class _Compile:
+    """One distinct compile of a task: the TTIR, the target that stands for its group, the specialisation."""
+
+    ttir: str
+    gpu: Any
+    sp: Any
+    plan: Plan | None  # None: make_ttgir could not be recorded, so only the stage itself runs it
+    prefix: Plan = ()  # the part of `plan` that does not depend on num_stages
+
+
+def _compile_key(job: Job, kernel: Any, ttir: str) -> tuple[_Key, _Compile]:
+    """(memo key, compile) of a job: TTIR text, same-bytes group, recorded make_ttgir plan, allocation."""
+    from tilefit.estimate import triton_compile as tc
+
+    gpu = _gpu(same_bytes_group(job.target, ttir))
+    sp = _specialised(kernel, gpu, job.launch)
+    backend, options = _parsed(gpu, sp.options)
+    digest = hashlib.sha256(ttir.encode()).hexdigest()
+    alloc = tc.allocation_key(gpu, options)
+    try:
+        plan = tc.ttgir_plan(backend, options)
+    except tc.NotRecordable:
+        return (digest, repr(gpu), repr(sorted(sp.options.items())), alloc), _Compile(ttir, gpu, sp, None)
+    other = _parsed(gpu, {**sp.options, "num_stages": int(options.num_stages) + 1})[1]
+    prefix = tc.split_plan(plan, tc.ttgir_plan(backend, other))[0] if PREFIX else ()
+    return (digest, repr(gpu), plan, alloc, options.num_warps), _Compile(ttir, gpu, sp, plan, prefix)
+
+
+def _fill(keys: Sequence[tuple[_Key, _Compile] | None], results: list[Sized | None]) -> None:
+    """Compile what the memo does not hold, once per key; keys sharing a plan prefix share its passes."""
+    todo: dict[_Key, _Compile] = {}
+    for pair, result in zip(keys, results, strict=True):
+        if pair is not None and result is None:
+            todo.setdefault(*pair)
+    shared: dict[tuple[Any, ...], list[_Key]] = {}
+    for key, c in todo.items():
+        shared.setdefault((key[0], key[1], c.prefix) if c.prefix else (key,), []).append(key)
+    for group in shared.values():
+        sized = _split([todo[k] for k in group]) if len(group) > 1 else None
+        for key, s in zip(group, sized or [_direct(todo[k]) for k in group], strict=True):
+            if len(_SIZED) >= _SIZED_MAX:
+                _SIZED.clear()
+            _SIZED[key] = s
+    for i, pair in enumerate(keys):
+        if pair is not None and results[i] is None:
+            results[i] = _SIZED[pair[0]]
+
+
+# False runs make_ttgir whole for every compile (what the tests compare the shared prefixes against).
+PREFIX = True
+
+
+def _direct(c: _Compile) -> Sized:
+    """make_ttgir as the backend's stage runs it, then the allocation; a failure is a result."""
+    from tilefit.estimate import triton_compile as tc
+
+    start = time.perf_counter()
+    with tc.captured_stderr() as log:
+        try:
+            sizes = _from_ttir(c.ttir, c.gpu, c.sp)
+        except Exception as exc:
+            return _error(exc, log())
+    return Sized(sizes, None, time.perf_counter() - start)
+
+
+def _split(compiles: Sequence[_Compile]) -> list[Sized] | None:
+    """The shared prefix once, then each compile's rest on a copy of its result; None on any failure (the
+    caller then compiles each directly, so that an error reads exactly as a direct compile's)."""
+    from tilefit.estimate import triton_compile as tc
+
+    start = time.perf_counter()
+    first = compiles[0]
+    with tc.captured_stderr():
+        try:
+            module = _parse(first.ttir, first.gpu)
+            tc.run_plan(module, first.prefix)
+            text = str(module)
+            out = []
+            for c in compiles:
+                assert c.plan is not None and c.prefix == first.prefix and c.gpu == first.gpu
+                module = _parse(text, c.gpu)
+                tc.run_plan(module, tc.split_plan(c.plan, c.prefix)[1])
+                out.append(_allocate(module, c.gpu, _parsed(c.gpu, c.sp.options)[1]))
+        except Exception:
+            return None
+    seconds = (time.perf_counter() - start) / len(compiles)
+    return [Sized(sizes, None, seconds) for sizes in out]
+
+
+def _error(exc: Exception, log: str) -> Sized:
+    from tilefit.estimate.triton import compiler_error
+
+    if isinstance(exc, TilefitError):
+        return Sized(None, (str(exc), "input"))
+    return Sized(None, (str(compiler_error(exc, log)), "compile"))
+
+
+_BACKENDS: dict[str, Any] = {}
+
+
+def _gpu(target: str) -> Any:
+    from tilefit.estimate import triton_compile as tc
+
+    t = get_target(target)
+    assert t.triton is not None
+    return tc.gpu_target(t.triton.backend, t.triton.arch, t.triton.warp_size)
+
+
+def _backend(gpu: Any) -> Any:
+    """Triton's backend object of a GPUTarget, one per target and process."""
+    from triton.compiler import make_backend
+
+    backend = _BACKENDS.get(repr(gpu))
+    if backend is None:
+        backend = _BACKENDS[repr(gpu)] = make_backend(gpu)
+    return backend
+
+
+def _parsed(gpu: Any, options: Mapping[str, Any]) -> tuple[Any, Any]:
+    """(backend, parsed options) for a GPUTarget."""
+    backend = _backend(gpu)
+    return backend, backend.parse_options(dict(options))
 
 
 @functools.lru_cache(maxsize=1)
@@ -344,28 +511,6 @@ def same_bytes_group(target: str, ttir: str) -> str:
 GROUPING = True
 
 
-def _size_one(kernel: Any, job: Job, ttir: str | None) -> tuple[Sized, str | None]:
-    from tilefit.estimate import triton_compile as tc
-    from tilefit.estimate.triton import compiler_error
-
-    target = get_target(job.target)
-    assert target.triton is not None
-    gpu = tc.gpu_target(target.triton.backend, target.triton.arch, target.triton.warp_size)
-    start = time.perf_counter()
-    with tc.captured_stderr() as log:
-        try:
-            sp = _specialised(kernel, gpu, job.launch)
-            if ttir is None:
-                module, _, _ = tc.lower(kernel, gpu, sp, last="ttir")
-                ttir = str(module)
-            sizes = _from_ttir(ttir, gpu, sp)
-        except TilefitError as exc:
-            return Sized(None, (str(exc), "input")), ttir
-        except Exception as exc:
-            return Sized(None, (str(compiler_error(exc, log())), "compile")), ttir
-    return Sized(sizes, None, time.perf_counter() - start), ttir
-
-
 def _specialised(kernel: Any, gpu: Any, launch: Launch) -> Any:
     """What the JIT passes to triton.compile: rebuilt from a trace record, or by the JIT's own binder."""
     from tilefit.estimate import triton_compile as tc
@@ -391,29 +536,40 @@ def _constexpr(kernel: Any, value: Any) -> Any:
 
 
 def _from_ttir(ttir: str, gpu: Any, sp: Any) -> tuple[int, int | None, int]:
-    """make_ttgir on a fresh parse of the TTIR, then the shared-memory allocation (compile_fast's tail)."""
-    from triton._C.libtriton import ir
+    """make_ttgir (the backend's own stage) on a fresh parse of the TTIR, then the shared-memory allocation."""
     from triton.backends.compiler import Language
-    from triton.compiler import make_backend
 
-    from tilefit.estimate import triton_compile as tc
-
-    backend = make_backend(gpu)
-    options = backend.parse_options(dict(sp.options))
+    backend, options = _parsed(gpu, sp.options)
     stages: dict[str, Any] = {}
     backend.add_stages(stages, options, Language.TRITON)
+    metadata: dict[str, Any] = {"hash": "", "target": gpu, **options.__dict__}
+    module = stages["ttgir"](_parse(ttir, gpu), metadata)
+    return _allocate(module, gpu, options)
+
+
+def _parse(text: str, gpu: Any) -> Any:
+    """A module parsed from MLIR text in a fresh context with Triton's and the backend's dialects."""
+    from triton._C.libtriton import ir
+
     context = ir.context()
     ir.load_dialects(context)
-    backend.load_dialects(context)
-    with tempfile.NamedTemporaryFile("w", suffix=".ttir", delete=False) as f:
-        f.write(ttir)
+    _backend(gpu).load_dialects(context)
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+        f.write(text)
     try:
         module = ir.parse_mlir_module(f.name, context)
     finally:
         os.unlink(f.name)
     module.context = context
-    metadata: dict[str, Any] = {"hash": "", "target": gpu, **options.__dict__}
-    module = stages["ttgir"](module, metadata)
+    return module
+
+
+def _allocate(module: Any, gpu: Any, options: Any) -> tuple[int, int | None, int]:
+    """Triton's shared-memory allocation passes (compile_fast's tail): (shared, tensor memory, warps)."""
+    from triton._C.libtriton import ir
+
+    from tilefit.estimate import triton_compile as tc
+
     pm = ir.pass_manager(module.context)
     tc.family(gpu.backend).allocation(pm, gpu, options)
     pm.run(module, "tilefit_allocate_shared_memory")

@@ -58,16 +58,30 @@ def gpu_target(backend: str, arch: int | str, warp_size: int) -> Any:
 
 def specialise(kernel: Any, target: Any, args: Mapping[str, Any], config: Mapping[str, Any]) -> Specialised:
     """Run the JIT's binder and _pack_args (both triton 3.6 and 3.9) on stand-in arguments."""
-    from triton.compiler import make_backend
-    from triton.runtime.jit import create_function_from_signature
-
-    backend = make_backend(target)
-    binder = create_function_from_signature(kernel.signature, kernel.params, backend)
+    backend, binder = _binder(kernel, target)
     kwargs = {**args, **config}
     kwargs.setdefault("debug", bool(getattr(kernel, "debug", False)))
     with warnings.catch_warnings():  # 3.9 warns once that TRITON_DEFAULT_FP_FUSION is unset
         warnings.simplefilter("ignore")
         return _bind(kernel, backend, binder, kwargs)
+
+
+_BINDERS: dict[tuple[int, str], tuple[Any, Any, Any]] = {}
+
+
+def _binder(kernel: Any, target: Any) -> tuple[Any, Any]:
+    """(backend, the JIT's binder function) of a kernel on a target: generated once per process (the binder
+    is Python source compiled from the kernel's parameters and the backend, nothing else)."""
+    from triton.compiler import make_backend
+    from triton.runtime.jit import create_function_from_signature
+
+    key = (id(kernel), repr(target))
+    found = _BINDERS.get(key)
+    if found is None or found[0] is not kernel:
+        backend = make_backend(target)
+        found = _BINDERS[key] = (kernel, backend, create_function_from_signature(kernel.signature, kernel.params,
+                                                                                 backend))
+    return found[1], found[2]
 
 
 def _bind(kernel: Any, backend: Any, binder: Any, kwargs: dict[str, Any]) -> Specialised:
@@ -145,6 +159,13 @@ def family(backend: str) -> Family:
             [f"{k} ({f.name})" for k, f in FAMILIES.items()],
         )
     return found
+
+
+def allocation_key(target: Any, options: Any) -> tuple[Any, ...]:
+    """Everything the allocation passes below read: two compiles with equal keys run the same passes."""
+    if target.backend == "cuda":
+        return (target.backend, target.arch, options.ptx_version)
+    return (target.backend, target.arch, options.arch)
 
 
 def _nvidia_allocation(pm: Any, target: Any, options: Any) -> None:
@@ -263,3 +284,141 @@ def _read(tmp: Any) -> str:
     tmp.flush()
     tmp.seek(0)
     return bytes(tmp.read()).decode("utf-8", "replace")
+
+
+# ------------------------------------------------------------------------------- make_ttgir as a pass plan
+#
+# A backend's make_ttgir builds pass managers from Triton's pass bindings and runs them; which passes and
+# arguments it adds depends only on the options, the target and Triton's knobs, never on the module. Calling
+# it once with stand-ins for `ir`, the pass modules and the module records that list (a Plan) without any
+# MLIR: compiles whose TTIR and Plan are equal run the same passes on the same input, and compiles that
+# differ only in num_stages share the Plan's prefix before the first pass that takes num_stages.
+
+Plan = tuple[tuple[Any, ...], ...]
+_ROOTS = ("ir", "passes", "nvidia", "amd")
+_SIMPLE = (bool, int, float, str, type(None))
+
+
+class NotRecordable(Exception):
+    """make_ttgir did something a Plan cannot hold (a module attribute, an unknown call): compile directly."""
+
+
+class _FakePM:
+    def __init__(self, events: list[tuple[Any, ...]], dump: bool) -> None:
+        self.events, self.dump = events, dump
+        events.append(("pm",))
+
+    def enable_debug(self) -> bool:
+        self.events.append(("debug",))
+        return self.dump
+
+    def run(self, _module: Any, tag: str) -> None:
+        self.events.append(("run", tag))
+
+
+class _FakeIR:
+    def __init__(self, events: list[tuple[Any, ...]], dump: bool) -> None:
+        self.events, self.dump = events, dump
+
+    def pass_manager(self, _context: Any) -> _FakePM:
+        return _FakePM(self.events, self.dump)
+
+    def __getattr__(self, name: str) -> Any:
+        raise NotRecordable(f"ir.{name}")
+
+
+class _FakePasses:
+    """A pass module (passes.ttgpuir, nvidia.passes.hopper, ...): a call with the pass manager is recorded."""
+
+    def __init__(self, events: list[tuple[Any, ...]], path: str) -> None:
+        self._events, self._path = events, path
+
+    def __getattr__(self, name: str) -> Any:
+        return _FakePasses(self._events, f"{self._path}.{name}")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        if kwargs or not args or not isinstance(args[0], _FakePM) or not all(isinstance(a, _SIMPLE) for a in args[1:]):
+            raise NotRecordable(self._path)
+        self._events.append(("add", self._path, args[1:]))
+
+
+class _FakeModule:
+    context = None
+
+    def get_tensordesc_metadata(self) -> Any:
+        return None
+
+    def __getattr__(self, name: str) -> Any:
+        raise NotRecordable(f"module.{name}")
+
+
+def ttgir_plan(backend: Any, options: Any) -> Plan:
+    """The passes the backend's make_ttgir runs for `options`, recorded without MLIR (NotRecordable if not)."""
+    from triton.backends.compiler import Language
+
+    stages: dict[str, Callable[[Any, dict[str, Any]], Any]] = {}
+    backend.add_stages(stages, options, Language.TRITON)
+    names = type(backend).make_ttgir.__globals__
+    events: list[tuple[Any, ...]] = []
+    fakes = {"ir": _FakeIR(events, _dump_enabled())} | {r: _FakePasses(events, r) for r in _ROOTS[1:]}
+    saved = {r: names[r] for r in _ROOTS if r in names}
+    names.update({r: fakes[r] for r in saved})
+    try:
+        stages["ttgir"](_FakeModule(), {})
+    except NotRecordable:
+        raise
+    except Exception as exc:  # anything the stand-ins cannot answer
+        raise NotRecordable(f"{type(exc).__name__}: {exc}") from exc
+    finally:
+        names.update(saved)
+    return tuple(events)
+
+
+_DUMP: list[bool] = []
+
+
+def _dump_enabled() -> bool:
+    """What enable_debug() returns in this process (Triton's MLIR dump variables); a make_ttgir argument."""
+    if not _DUMP:
+        from triton._C.libtriton import ir
+
+        _DUMP.append(bool(ir.pass_manager(ir.context()).enable_debug()))
+    return _DUMP[0]
+
+
+def run_plan(module: Any, plan: Plan) -> None:
+    """Run a Plan's passes on `module`; a plan cut in the middle of a pass manager runs what it added."""
+    import triton._C.libtriton as lib
+    from triton._C.libtriton import ir
+
+    pm: Any = None
+    pending = False
+    for event in plan:
+        if event[0] == "pm":
+            pm = ir.pass_manager(module.context)
+        elif event[0] == "debug":
+            pm.enable_debug()
+        elif event[0] == "add":
+            fn: Any = lib
+            for part in event[1].split("."):
+                fn = getattr(fn, part)
+            fn(pm, *event[2])
+            pending = True
+        else:
+            pm.run(module, event[1])
+            pending = False
+    if pending:
+        pm.run(module, "tilefit_plan")
+
+
+def split_plan(plan: Plan, other: Plan) -> tuple[Plan, Plan]:
+    """`plan` as (the prefix it shares with `other`, the rest); the rest opens its own pass manager."""
+    n = 0
+    while n < min(len(plan), len(other)) and plan[n] == other[n]:
+        n += 1
+    while n and plan[n - 1][0] in ("pm", "debug"):
+        n -= 1
+    rest = plan[n:]
+    if rest and rest[0][0] != "pm" and any(e[0] == "pm" for e in plan[:n]):
+        rest = (("pm",), ("debug",), *rest)
+    return plan[:n], rest
