@@ -1,10 +1,12 @@
 """Where `tilefit check`'s seconds go: cProfile of N random tasks of SGLang's bundle, in this process.
 
-    python benchmarks/check_profile.py --root <unpacked wheel> --tasks 40 [--count-only]
+    python benchmarks/check_profile.py --root <unpacked wheel> --tasks 40 [--no-prefix] [--count-only [--shards N]]
 
 A task is what one worker call compiles: one kernel specialisation in one TTIR class, sized for every
 (options, target) of it. --count-only prints the bundle's results, distinct compiles before and after the
-same-bytes groups of data/check/same_bytes.yaml (fp8 TTIR taken from the launch's fp8 arguments), tasks.
+same-bytes groups of data/check/same_bytes.yaml (fp8 TTIR taken from the launch's fp8 arguments), tasks,
+and with --shards N the distinct compiles of each `--shard I/N`. Otherwise it profiles N random tasks in
+this process and prints their CPU seconds; --no-prefix runs make_ttgir whole for every compile.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import dataclasses
 import pstats
 import random
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from tilefit.check import moe, run, size
@@ -32,10 +35,12 @@ def main() -> int:
     ap.add_argument("--targets", default="sm_80,sm_86,sm_89,sm_90,sm_120,gfx942")
     ap.add_argument("--tasks", type=int, default=40)
     ap.add_argument("--count-only", action="store_true")
+    ap.add_argument("--shards", type=int, default=1)
+    ap.add_argument("--no-prefix", action="store_true")
     args = ap.parse_args()
     root = Path(args.root)
     kernels = run.load_kernels(root / moe.SOURCE, Settings.from_env())
-    jobs = []
+    jobs, plan = [], []
     for path in find_tables([str(root / CONFIGS)]):
         table = read_table(path)
         name = moe.kernel_name(table.name)
@@ -44,26 +49,39 @@ def main() -> int:
                 for t in args.targets.split(","):
                     launch = moe.launch(table, m, kind, get_target(t))
                     jobs.append(Job(str(kernels[name].module_path), name, launch, t))
+                    plan.append((table, m, kind, get_target(t)))
+    shards = [run.in_shard(plan, jobs, (i, args.shards)) for i in range(1, args.shards + 1)]
+    shard_of = [next(i + 1 for i, s in enumerate(shards) if s[row]) for row in range(len(jobs))]
     version = triton_version()
     distinct = {size._key(j, version): j for j in jobs}
     tasks = size._tasks(list(distinct.values()))
-    grouped = {size._key(dataclasses.replace(j, target=size.same_bytes_group(j.target, _ttir_hint(j))), version)
-               for j in distinct.values()}
-    print(f"{len(jobs)} results, {len(distinct)} distinct compiles, {len(grouped)} after same-bytes groups, "
-          f"{len(tasks)} tasks (Triton {version})")
+    print(f"{len(jobs)} results, {len(distinct)} distinct compiles, {len(_grouped(distinct.values()))} after "
+          f"same-bytes groups, {len(tasks)} tasks (Triton {version})")
     if args.count_only:
+        for i in range(1, args.shards + 1 if args.shards > 1 else 1):
+            mine = {size._key(j, version): j for j, s in zip(jobs, shard_of, strict=True) if s == i}
+            print(f"--shard {i}/{args.shards}: {len(mine)} distinct compiles, {len(_grouped(mine.values()))} "
+                  "after same-bytes groups")
         return 0
+    size.PREFIX = not args.no_prefix
     sample = random.Random(1).sample(tasks, args.tasks)
     size._run_task(sample[0])  # imports and the first compile out of the profile
     profile = cProfile.Profile()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     profile.enable()
     for task in sample:
         size._run_task(task)
     profile.disable()
-    print(f"{sum(len(t.jobs) for t in sample)} launch x target results in {time.perf_counter() - start:.1f} s")
+    print(f"{sum(len(t.jobs) for t in sample)} launch x target results in {time.perf_counter() - start:.1f} s, "
+          f"{time.process_time() - cpu:.1f} s of CPU (profiled)")
     pstats.Stats(profile).sort_stats("tottime").print_stats(20)
     return 0
+
+
+def _grouped(jobs: Iterable[Job]) -> set[str]:
+    version = triton_version()
+    return {size._key(dataclasses.replace(j, target=size.same_bytes_group(j.target, _ttir_hint(j))), version)
+            for j in jobs}
 
 
 def _ttir_hint(job: Job) -> str:

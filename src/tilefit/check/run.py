@@ -8,6 +8,7 @@ from a wheel's folder given in TILEFIT_SGLANG_ROOT.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import importlib.util
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 
 from tilefit.check import moe
 from tilefit.check.moe import LaunchKind, Problem
-from tilefit.check.size import Job, size_jobs
+from tilefit.check.size import Job, size_jobs, spec_key
 from tilefit.check.source import LoadedSource, load_source
 from tilefit.check.tables import Table, entry_line
 from tilefit.errors import InputError
@@ -101,14 +102,31 @@ def check_tables(
     settings = settings or Settings.from_env()
     problem = problem or Problem()
     plan = [(t, m, kind, tgt) for t in tables for m in t.entries for kind in moe.kinds(t.name) for tgt in targets]
-    index, count = shard
-    plan = [p for i, p in enumerate(plan) if i % count == index - 1]
     jobs = [_job(kernels, moe.launch(t, m, kind, tgt, problem), tgt) for t, m, kind, tgt in plan]
+    mine = in_shard(plan, jobs, shard)
+    plan, jobs = [p for p, y in zip(plan, mine, strict=True) if y], [j for j, y in zip(jobs, mine, strict=True) if y]
     usages = size_jobs(jobs, settings, workers=workers, progress=progress, executor=executor)
     rows = [Row(t, m, kind, tgt.name, u, j.kernel) for (t, m, kind, tgt), u, j in zip(plan, usages, jobs, strict=True)]
     if fix:
         rows = find_fixes(rows, kernels, problem, settings, workers, executor=executor)
     return rows
+
+
+def in_shard(plan: Sequence[tuple[Table, int, LaunchKind, Target]], jobs: Sequence[Job],
+             shard: tuple[int, int]) -> list[bool]:
+    """Which rows of `plan` belong to shard I of N: by the kernel specialisation of the row's entry and GEMM
+    (on the first target), so that all targets of an entry and every entry of any table that specialises
+    the same way fall in one shard and are compiled once (an entry-by-entry split compiled the shared
+    specialisations, and each same-bytes group, in every shard)."""
+    index, count = shard
+    if count == 1:
+        return [True] * len(plan)
+    first: dict[tuple[int, int, str], int] = {}
+    for (table, m, kind, _), job in zip(plan, jobs, strict=True):
+        if (id(table), m, kind) not in first:
+            key = repr((job.kernel, spec_key(job))).encode()
+            first[(id(table), m, kind)] = int(hashlib.sha256(key).hexdigest()[:8], 16) % count
+    return [first[(id(t), m, kind)] == index - 1 for t, m, kind, _ in plan]
 
 
 def _job(kernels: Mapping[str, LoadedSource], launch: moe.Launch, target: Target) -> Job:

@@ -139,7 +139,7 @@ def _constexpr_names(module_path: str, kernel: str) -> frozenset[str]:
     return _CONSTEXPRS[key]
 
 
-def _spec_key(job: Job) -> Any:
+def spec_key(job: Job) -> Any:
     """What the compile depends on: a trace's record, or the arguments as the JIT specialises them."""
     launch = job.launch
     if launch.recorded is not None:
@@ -149,7 +149,7 @@ def _spec_key(job: Job) -> Any:
 
 
 def _key(job: Job, version: str) -> str:
-    args = _spec_key(job)
+    args = spec_key(job)
     from tilefit.store import key
 
     return key({"kernel": _source_hash(job.module_path), "name": job.kernel, "args": args,
@@ -178,7 +178,7 @@ def _tasks(jobs: Sequence[Job]) -> list[_Task]:
     """Group jobs by kernel, specialisation (without options) and TTIR class; one task per group."""
     groups: dict[tuple[Any, ...], list[Job]] = {}
     for job in jobs:
-        key = (job.module_path, job.kernel, _spec_key(job), _ttir_class(get_target(job.target)))
+        key = (job.module_path, job.kernel, spec_key(job), _ttir_class(get_target(job.target)))
         groups.setdefault(key, []).append(job)
     return [_Task(k[0], k[1], tuple(v)) for k, v in groups.items()]
 
@@ -189,7 +189,8 @@ def _compile(jobs: list[Job], settings: Settings, workers: int | None, progress:
         return []
     from tilefit.isolate import Limits, Outcome, run_many
 
-    tasks = _tasks(jobs)
+    # Largest tasks first: the last ones to start are short, so no worker idles while one finishes alone.
+    tasks = sorted(_tasks(jobs), key=lambda t: -len(t.jobs))
 
     def done(i: int, out: list[Usage] | Crash) -> None:
         if isinstance(out, Crash):
