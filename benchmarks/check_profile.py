@@ -37,6 +37,8 @@ def main() -> int:
     ap.add_argument("--count-only", action="store_true")
     ap.add_argument("--shards", type=int, default=1)
     ap.add_argument("--no-prefix", action="store_true")
+    ap.add_argument("--memo-count", action="store_true", help="lower every task (minutes): what the memo and "
+                    "the shared prefixes save")
     args = ap.parse_args()
     root = Path(args.root)
     kernels = run.load_kernels(root / moe.SOURCE, Settings.from_env())
@@ -64,6 +66,8 @@ def main() -> int:
                   "after same-bytes groups")
         return 0
     size.PREFIX = not args.no_prefix
+    if args.memo_count:
+        return _memo_count(tasks)
     sample = random.Random(1).sample(tasks, args.tasks)
     size._run_task(sample[0])  # imports and the first compile out of the profile
     profile = cProfile.Profile()
@@ -75,6 +79,24 @@ def main() -> int:
     print(f"{sum(len(t.jobs) for t in sample)} launch x target results in {time.perf_counter() - start:.1f} s, "
           f"{time.process_time() - cpu:.1f} s of CPU (profiled)")
     pstats.Stats(profile).sort_stats("tottime").print_stats(20)
+    return 0
+
+
+def _memo_count(tasks: list[size._Task]) -> int:
+    """Distinct compiles within each task (what a worker without the memo runs), across the bundle (with
+    it), and how many of them run only the rest of make_ttgir after a prefix shared with another."""
+    from tilefit.estimate.triton_kernel import unwrap_kernel
+    from tilefit.userfile import load_module_file
+
+    per_task, bundle, prefixes = 0, set(), set()
+    for task in tasks:
+        kernel = unwrap_kernel(getattr(load_module_file(task.module_path), task.kernel))
+        pairs = {p[0]: p[1] for p in size.task_keys(kernel, task)[0] if p is not None}
+        per_task += len(pairs)
+        bundle.update(pairs)
+        prefixes.update((k[0], k[1], c.prefix) if c.prefix else k for k, c in pairs.items())
+    print(f"{per_task} compiles task by task, {len(bundle)} with the memo across tasks, {len(prefixes)} "
+          f"make_ttgir prefixes ({len(bundle) - len(prefixes)} compiles run only the rest)")
     return 0
 
 

@@ -286,6 +286,13 @@ def _run_task(task: _Task) -> list[Usage]:
         kernel = unwrap_kernel(getattr(load_module_file(task.module_path), task.kernel))
     except (TilefitError, AttributeError) as exc:
         return [_failed(j, f"cannot load {task.kernel}: {exc}", "input") for j in task.jobs]
+    keys, results = task_keys(kernel, task)
+    _fill(keys, results)
+    return [_as_usage(job, _filled(r)) for job, r in zip(task.jobs, results, strict=True)]
+
+
+def task_keys(kernel: Any, task: _Task) -> tuple[list[tuple[_Key, _Compile] | None], list[Sized | None]]:
+    """Each job's (memo key, compile), or None with its failure; results the memo already holds."""
     ttirs: dict[str, tuple[str | None, Sized | None]] = {}
     anywhere: str | None = None  # a TTIR without fp8 types: the same program for every target of the task
     results: list[Sized | None] = []
@@ -312,8 +319,7 @@ def _run_task(task: _Task) -> list[Usage]:
             continue
         keys.append(pair)
         results.append(_SIZED.get(pair[0]))
-    _fill(keys, results)
-    return [_as_usage(job, _filled(r)) for job, r in zip(task.jobs, results, strict=True)]
+    return keys, results
 
 
 def _filled(result: Sized | None) -> Sized:
