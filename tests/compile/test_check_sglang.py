@@ -270,6 +270,7 @@ def test_grouped_targets_give_the_bytes_of_their_own_compile(sglang: Path, monke
     grouped = size_jobs(jobs("sm_80") + jobs("sm_86") + jobs("sm_89"), settings, workers=1)
     by = {t: grouped[i * len(picks):(i + 1) * len(picks)] for i, t in enumerate(("sm_80", "sm_86", "sm_89"))}
     monkeypatch.setattr(size, "GROUPING", False)
+    monkeypatch.setattr(size, "_SIZED", {})  # nothing the grouped run compiled is reused
     direct = {t: size_jobs(jobs(t), settings, workers=1) for t in ("sm_86", "sm_89")}
 
     def seen(u: Any) -> tuple[Any, ...]:
@@ -322,10 +323,10 @@ def test_shared_prefixes_and_memo_give_the_bytes_of_a_plain_compile(sglang: Path
     picked: list[Any] = []
     while sum(len(t.jobs) for t in picked) < 150:
         picked.append(tasks[len(picked)])
-    split = []
+    split: list[int] = []
     real = size._split
     monkeypatch.setattr(size, "_split", lambda compiles: split.append(len(compiles)) or real(compiles))
-    size._SIZED.clear()
+    monkeypatch.setattr(size, "_SIZED", {})
     got = [u for t in picked for u in size._run_task(t)]
     want = []
     for job in (j for t in picked for j in t.jobs):
@@ -338,3 +339,22 @@ def test_shared_prefixes_and_memo_give_the_bytes_of_a_plain_compile(sglang: Path
     assert [(u.bytes, u.error is not None) for u in got] == want
     assert sum(split) >= 30 and sum(b is not None for b, _ in want) >= 100 and any(e for _, e in want)
     assert {j.target for t in picked for j in t.jobs} >= {"sm_80", "sm_90", "sm_120", "gfx942"}
+
+
+def test_shards_never_compile_the_same_launch_twice(sglang: Path) -> None:
+    """`--shard I/N` keeps every target of an entry, and same-config entries of other tables, in one shard: the
+    shards' distinct compiles add up to the whole check's (an entry-by-entry split repeated them)."""
+    from tilefit.check import size
+    from tilefit.check.tables import find_tables
+
+    kernels = run.load_kernels(sglang / moe.SOURCE, Settings.from_env())
+    targets = [get_target(t) for t in ("sm_80", "sm_86", "sm_90", "gfx942")]
+    plan = [(t, m, k, tgt) for t in map(read_table, find_tables([str(sglang / CONFIGS / "triton_3_1_0")]))
+            for m in t.entries for k in moe.kinds(t.name) for tgt in targets]
+    jobs = [run._job(kernels, moe.launch(t, m, k, tgt), tgt) for t, m, k, tgt in plan]
+    version = size.triton_version()
+    whole = {size._key(j, version) for j in jobs}
+    shards = [run.in_shard(plan, jobs, (i, 3)) for i in (1, 2, 3)]
+    parts = [{size._key(j, version) for j, y in zip(jobs, mine, strict=True) if y} for mine in shards]
+    assert [sum(s[i] for s in shards) for i in range(len(plan))] == [1] * len(plan)
+    assert sum(len(p) for p in parts) == len(whole) and all(len(p) > len(whole) / 5 for p in parts)
