@@ -263,19 +263,37 @@ def _refit(args: argparse.Namespace) -> int:
     kernels = run.load_kernels(run.find_kernel_source(args.kernel_source, settings), settings)
     rows = run.check_tables([table], [target], kernels, problem=_problem(args), settings=settings,
                             workers=args.workers)
+    compiler = next((r.usage.compiler for r in rows if r.usage.compiler), "") or "triton"
+    cannot = _cannot_run(rows, target.name)
+    if cannot:
+        print(f"tilefit: {table.path.name}: {cannot}; nothing written", file=sys.stderr)
+        return EXIT_DOES_NOT_FIT
     entries, changed, broken = _refitted(table, rows)
     out = Path(args.out) / table.name.file_name(args.device_name)
     if broken:
         for m, why in broken:
             print(f"M={m}: {why}", file=sys.stderr)
-        print(f"tilefit: {len(broken)} of {len(table.entries)} entries have no config that fits {target.name}; "
-              f"nothing written", file=sys.stderr)
+        print(f"tilefit: {len(broken)} of {len(table.entries)} entries have no config that fits {target.name} "
+              f"(sized with {compiler}); nothing written", file=sys.stderr)
         return EXIT_DOES_NOT_FIT
     for m, change in changed:
         print(f"M={m}: {change}")
     write_table(out, entries)
-    print(f"wrote {out}: {len(changed)} of {len(entries)} entries changed to fit {target.name}")
+    print(f"wrote {out}: {len(changed)} of {len(entries)} entries changed to fit {target.name}, "
+          f"{len(entries) - len(changed)} kept as they fit (sized with {compiler})")
     return EXIT_OK
+
+
+def _cannot_run(rows: list[Any], target: str) -> str | None:
+    """The message when the table cannot run on the target with any config (a `target` cause), else None."""
+    from tilefit.check.causes import cause_of
+
+    for r in rows:
+        cause = cause_of(r.usage.error, target, r.usage.compiler) if r.usage.fits is None else None
+        if cause and cause["kind"] == "target":
+            message = cause["message"].replace("this cannot", "this table cannot")
+            return f"{message} ({r.usage.compiler}); {cause['fix']}"
+    return None
 
 
 def _refitted(table: Any, rows: list[Any]) -> tuple[dict[int, dict[str, Any]], list[tuple[int, str]],
@@ -289,10 +307,28 @@ def _refitted(table: Any, rows: list[Any]) -> tuple[dict[int, dict[str, Any]], l
         if all(r.usage.fits for r in mine):
             continue
         fix = next((r.fix for r in mine if r.fix is not None), None)
+        bad = max((r for r in mine if not r.usage.fits), key=lambda r: r.usage.bytes or 0)
         if fix is None:
-            bad = next(r for r in mine if not r.usage.fits)
-            broken.append((m, bad.usage.error or f"{bad.usage.bytes} B > {bad.usage.limit} B, no nearby config fits"))
+            broken.append((m, _broken_text(bad)))
             continue
         entries[m] = dict(fix.config)
-        changed.append((m, f"{fix.change} ({fix.bytes} B)"))
+        changed.append((m, f"{_over_text(bad)} -> {fix.change} ({fix.bytes} B)"))
     return entries, changed, broken
+
+
+def _over_text(row: Any) -> str:
+    """'up GEMM needs 122880 B > 101376 B (+21504 B, 1.21x)'."""
+    u = row.usage
+    if not u.bytes or not u.limit:
+        return f"{row.kind} GEMM does not fit"
+    return f"{row.kind} GEMM needs {u.bytes} B > {u.limit} B (+{u.bytes - u.limit} B, {u.bytes / u.limit:.2f}x)"
+
+
+def _broken_text(row: Any) -> str:
+    from tilefit.check.causes import cause_of
+
+    u = row.usage
+    if u.fits is None:
+        cause = cause_of(u.error, row.target, u.compiler)
+        return f"does not compile: {cause['message']}" if cause else f"does not compile: {u.error}"
+    return f"{_over_text(row)}; no nearby config fits (fewer stages, halved BLOCK_SIZE_K/N were tried)"
