@@ -192,16 +192,36 @@ def find_tables(paths: list[str]) -> Iterator[Path]:
 
 def write_table(path: Path, entries: Mapping[int, Mapping[str, Any]]) -> None:
     """Write a table as vLLM/SGLang do (keys as strings, indent 4), atomically."""
-    text = json.dumps({str(m): dict(c) for m, c in entries.items()}, indent=4) + "\n"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tilefit-", suffix=".tmp")
+    write_atomically(path, json.dumps({str(m): dict(c) for m, c in entries.items()}, indent=4) + "\n")
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write `text` to a temporary file beside `path`, then rename it over `path`: all or nothing."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tilefit-", suffix=".tmp")
+    except OSError as exc:
+        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
         raise
+
+
+def writable_folder(folder: Path) -> None:
+    """An InputError unless `folder` is (or can be made) a folder this process may write in; creates nothing."""
+    probe = folder
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise InputError(f"{folder}: {probe} is not a folder")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise InputError(f"{folder}: cannot write in {probe} (permission denied)")
 
 
 @lru_cache(maxsize=512)

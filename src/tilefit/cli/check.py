@@ -111,6 +111,12 @@ def run_check(args: argparse.Namespace) -> int:
     from tilefit.check import report
 
     try:
+        if args.output:  # before the compiles: a bad --output costs nothing
+            from tilefit.check.tables import writable_folder
+
+            if Path(args.output).is_dir():
+                raise InputError(f"--output {args.output} is a folder; name the report file")
+            writable_folder(Path(args.output).parent)
         if not args.merge:
             code = _provisioned(args)
             if code is not None:
@@ -228,14 +234,9 @@ def _emit(text: str, output: str | None) -> None:
     if output is None:
         sys.stdout.write(text)
         return
-    import os
-    import tempfile
+    from tilefit.check.tables import write_atomically
 
-    path = Path(output)
-    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=".tilefit-", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    write_atomically(Path(output), text)
 
 
 def run_refit(args: argparse.Namespace) -> int:
@@ -250,7 +251,7 @@ def run_refit(args: argparse.Namespace) -> int:
 def _refit(args: argparse.Namespace) -> int:
     from tilefit.check import run
     from tilefit.check.devices import device_target, require_device_target
-    from tilefit.check.tables import read_table, write_table
+    from tilefit.check.tables import read_table, writable_folder, write_table
     from tilefit.settings import Settings
 
     named = device_target(args.device_name)
@@ -259,6 +260,7 @@ def _refit(args: argparse.Namespace) -> int:
     if named is not None and named != target.name:
         raise InputError(f"--device-name {args.device_name!r} is a {named} device, not {target.name}")
     table = read_table(args.table)
+    writable_folder(Path(args.out))  # before the compiles: a bad --out costs nothing
     settings = Settings.from_env()
     kernels = run.load_kernels(run.find_kernel_source(args.kernel_source, settings), settings)
     rows = run.check_tables([table], [target], kernels, problem=_problem(args), settings=settings,
@@ -276,9 +278,9 @@ def _refit(args: argparse.Namespace) -> int:
         print(f"tilefit: {len(broken)} of {len(table.entries)} entries have no config that fits {target.name} "
               f"(sized with {compiler}); nothing written", file=sys.stderr)
         return EXIT_DOES_NOT_FIT
+    write_table(out, entries)
     for m, change in changed:
         print(f"M={m}: {change}")
-    write_table(out, entries)
     print(f"wrote {out}: {len(changed)} of {len(entries)} entries changed to fit {target.name}, "
           f"{len(entries) - len(changed)} kept as they fit (sized with {compiler})")
     return EXIT_OK
