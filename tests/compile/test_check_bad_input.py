@@ -116,7 +116,16 @@ def test_a_bad_output_place_is_refused_before_any_compile(sglang: Path, tmp_path
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != "cache") == ["a-file"]  # nothing written
 
 
-def test_a_huge_trace_is_refused_before_reading(sglang: Path, tmp_path: Path) -> None:
+def test_huge_tables_and_traces_are_refused_before_reading(sglang: Path, tmp_path: Path) -> None:
+    table = tmp_path / "E=8,N=64,device_name=NVIDIA_A10.json"
+    with table.open("wb") as f:
+        f.truncate(17 * 1024 * 1024)  # sparse: nothing is read
+    for argv in (["check", str(table), "--target", "sm_86"],
+                 ["refit", str(table), "--device-name", "NVIDIA A10", "--out", str(tmp_path / "out")]):
+        proc = _cli(sglang, tmp_path, *argv)
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 2 and "larger than any config table" in err and len(err.splitlines()) == 1, err
+    assert not (tmp_path / "out").exists()
     trace = tmp_path / "huge.jsonl"
     trace.write_text(json.dumps({"kind": "header"}) + "\n")
     with trace.open("r+b") as f:
