@@ -43,8 +43,9 @@ def add_parser(subparsers: Any) -> None:
     r = subparsers.add_parser(
         "refit", help="write a same-format config table where every entry fits a target",
         description="Every entry that fits the target is kept; every other is replaced by the best-scoring "
-        "nearby config that fits (fewer stages, smaller BLOCK_SIZE_K/N). Written atomically; nothing is "
-        "written when some entry has no fitting config.")
+        "nearby config that fits (fewer stages, smaller BLOCK_SIZE_K/N); each change is printed with how much "
+        "the entry was over and what the new config needs. Written atomically; nothing is written when some "
+        "entry has no fitting config or the target cannot run the table at all (fp8 e4m3 below sm_89).")
     r.add_argument("table", help="a table file E=..,N=..,device_name=...json")
     r.add_argument("--target", "-t", help="the target to fit (default: the target of --device-name)")
     r.add_argument("--device-name", required=True,
