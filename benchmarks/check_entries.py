@@ -45,7 +45,8 @@ def main() -> int:
         doc = json.load(f)
     print(f"{doc['compiler']}; entries per target ({args.dtype or 'every dtype'}):")
     for target, counts in sorted(entry_counts(doc, args.dtype).items()):
-        print(f"  {target:8} {sum(counts.values()):6} entries: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+        parts = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+        print(f"  {target:8} {sum(counts.values()):6} entries: {parts}")
     return 0
 
 
