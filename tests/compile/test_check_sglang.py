@@ -255,7 +255,7 @@ def test_grouped_targets_give_the_bytes_of_their_own_compile(sglang: Path, monke
         pytest.skip(f"no same-bytes group for Triton {size.triton_version()}")
     kernels = run.load_kernels(sglang / moe.SOURCE, Settings.from_env())
     tables = [read_table(p) for p in find_tables([str(sglang / CONFIGS)])]
-    picks = random.Random(12).sample([(t, m, k) for t in tables for m in t.entries for k in moe.kinds(t.name)], 70)
+    picks = random.Random(12).sample([(t, m, k) for t in tables for m in t.entries for k in moe.kinds(t)], 70)
     assert {p[0].name.dtype for p in picks} >= {None, "fp8_w8a8"} and any(p[0].name.down for p in picks)
 
     def jobs(target: str) -> list[Job]:
@@ -296,7 +296,7 @@ def _bundle_tasks(sglang: Path, targets: tuple[str, ...]) -> list[Any]:
         table = read_table(path)
         name = moe.kernel_name(table.name)
         for m in table.entries:
-            for kind in moe.kinds(table.name):
+            for kind in moe.kinds(table):
                 for t in targets:
                     job = Job(str(kernels[name].module_path), name, moe.launch(table, m, kind, get_target(t)), t)
                     jobs.setdefault(size._key(job, size.triton_version()), job)
@@ -350,7 +350,7 @@ def test_shards_never_compile_the_same_launch_twice(sglang: Path) -> None:
     kernels = run.load_kernels(sglang / moe.SOURCE, Settings.from_env())
     targets = [get_target(t) for t in ("sm_80", "sm_86", "sm_90", "gfx942")]
     plan = [(t, m, k, tgt) for t in map(read_table, find_tables([str(sglang / CONFIGS / "triton_3_1_0")]))
-            for m in t.entries for k in moe.kinds(t.name) for tgt in targets]
+            for m in t.entries for k in moe.kinds(t) for tgt in targets]
     jobs = [run._job(kernels, moe.launch(t, m, k, tgt), tgt) for t, m, k, tgt in plan]
     version = size.triton_version()
     whole = {size._key(j, version) for j in jobs}

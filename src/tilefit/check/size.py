@@ -154,7 +154,11 @@ def _key(job: Job, version: str) -> str:
 
     return key({"kernel": _source_hash(job.module_path), "name": job.kernel, "args": args,
                       "options": sorted(job.launch.options.items()), "target": job.target, "triton": version,
-                      "mode": "fast"})
+                      "mode": "fast", "rev": _KEY_REV})
+
+
+# 2: an fp8 TTIR is no longer reused for a target without that fp8 type (results of 1 may hide the refusal).
+_KEY_REV = 2
 
 
 _HASHES: dict[str, str] = {}
@@ -292,25 +296,27 @@ def _run_task(task: _Task) -> list[Usage]:
 
 
 def task_keys(kernel: Any, task: _Task) -> tuple[list[tuple[_Key, _Compile] | None], list[Sized | None]]:
-    """Each job's (memo key, compile), or None with its failure; results the memo already holds."""
-    ttirs: dict[str, tuple[str | None, Sized | None]] = {}
-    anywhere: str | None = None  # a TTIR without fp8 types: the same program for every target of the task
+    """Each job's (memo key, compile), or None with its failure; results the memo already holds.
+
+    The task lowers once per set of fp8 types its targets support (what the frontend can differ on), and
+    not even that when an earlier TTIR serves (_ttir_serves): a frontend refusal is lowered once too.
+    """
+    lowered: dict[frozenset[str], tuple[str | None, Sized | None]] = {}
+    built_for: dict[frozenset[str], str] = {}
     results: list[Sized | None] = []
     keys: list[tuple[_Key, _Compile] | None] = []
     for job in task.jobs:
-        ttir = anywhere
+        types = _fp8_types(job.target)
+        if types not in lowered:
+            served = [t for t, (ttir, _) in lowered.items() if ttir and _ttir_serves(ttir, built_for[t], job.target)]
+            lowered[types] = lowered[served[0]] if served else _lower(kernel, job)
+            built_for[types] = built_for[served[0]] if served else job.target
+        ttir, failed = lowered[types]
         if ttir is None:
-            # The frontend accepts fp8e4nv from sm_89 only: an fp8 TTIR holds for its fp8 group alone.
-            front = same_bytes_group(job.target, _FP8)
-            if front not in ttirs:
-                ttirs[front] = _lower(kernel, job)
-            ttir, failed = ttirs[front]
-            if failed is not None:
-                results.append(failed)
-                keys.append(None)
-                continue
-            anywhere = ttir if ttir is not None and _FP8 not in ttir else None
-        assert ttir is not None
+            assert failed is not None
+            results.append(failed)
+            keys.append(None)
+            continue
         try:
             pair = _compile_key(job, kernel, ttir)
         except Exception as exc:
@@ -327,9 +333,6 @@ def _filled(result: Sized | None) -> Sized:
     return result
 
 
-_FP8 = "f8E"  # how MLIR prints every fp8 type (f8E4M3FN, f8E5M2, f8E4M3FNUZ, ...)
-
-
 def _lower(kernel: Any, job: Job) -> tuple[str | None, Sized | None]:
     """(TTIR text, None), or (None, the failure) when the frontend or make_ttir refuses the launch."""
     from tilefit.estimate import triton_compile as tc
@@ -341,6 +344,22 @@ def _lower(kernel: Any, job: Job) -> tuple[str | None, Sized | None]:
             return str(module), None
         except Exception as exc:
             return None, _error(exc, log())
+
+
+def _ttir_serves(ttir: str, built_for: str, target: str) -> bool:
+    """Whether a TTIR lowered for `built_for` stands for `target`'s frontend too.
+
+    The frontend refuses fp8 types the target lacks (Triton's dtype.to_ir checks the backend option
+    supported_fp8_dtypes: e4m3 "fp8e4nv" needs sm_89+), so a TTIR with fp8 in it, lowered for a target that
+    supports more fp8 types, must be lowered again for this one to get the refusal.
+    """
+    return "f8E" not in ttir or _fp8_types(built_for) <= _fp8_types(target)
+
+
+@functools.lru_cache(maxsize=64)
+def _fp8_types(target: str) -> frozenset[str]:
+    options = _parsed(_gpu(target), {})[1]
+    return frozenset(getattr(options, "supported_fp8_dtypes", ()))
 
 
 @dataclasses.dataclass(frozen=True)
