@@ -5,9 +5,13 @@
   M = 2 often differ only in integer values the JIT does not specialise on.
 - The TTIR of a specialisation does not depend on num_warps, num_stages or the target within a
   TTIR class (Triton's make_ttir differs only between CUDA below sm_90, which rewrites tensor
-  descriptors to pointers, CUDA from sm_90, and HIP): the frontend and make_ttir run once per class and
-  every (options, target) pair starts from a re-parsed copy at make_ttgir, then Triton's own
+  descriptors to pointers, CUDA from sm_90, and HIP), except that the frontend refuses fp8 types a
+  target lacks: the frontend and make_ttir run once per class and set of fp8 types, then Triton's own
   shared-memory allocation pass (the `fast` mode of estimate/triton.py) gives `metadata.shared`.
+- make_ttgir runs as the pass plan the backend's stage records (estimate/triton_compile.ttgir_plan): the
+  passes before the first one that takes num_stages run once per TTIR, num_warps and target, each
+  num_stages runs the rest on a copy; compiles with equal TTIR text, plan and allocation arguments run
+  once per worker (launch_pdl, read by no pass, does not split them).
 - Targets that data/check/same_bytes.yaml groups (under the installed Triton version) compile once per
   group: sm_80, sm_86 and (without fp8 in the TTIR) sm_89 run the same passes, so they are sized from
   one compile, each target against its own limits.
