@@ -7,7 +7,8 @@ Rows go to a JSONL file (resumable: rows already there are skipped); `--report` 
 tables of BENCHMARKS.md from it.
 
     TILEFIT_USE_CACHE=0 python benchmarks/pallas_real.py --out rows.jsonl \
-        [--kernels flash,splash,gmm,paged,tokamax] [--targets v5e,v6e,tpu7x,v5p]
+        [--kernels flash,splash,gmm,paged,tokamax] [--targets v5e,v6e,tpu7x,v5p] \
+        [--plain-from old_rows.jsonl] [--no-analytic]
     python benchmarks/pallas_real.py --out rows.jsonl --refresh-analytic   # after a model change
     python benchmarks/pallas_real.py --out rows.jsonl --report
 """
@@ -61,9 +62,10 @@ CASES: dict[str, tuple[PallasKernel, list[dict[str, int]]]] = {
 }
 
 
-# Which exact search made a row: 2 = first limit just above the model's buffers (tilefit's current one);
-# rows without it came from the earlier first limit (the analytic estimate less 3 %), same sizes.
-SEARCH = 2
+# Which exact search made a row: 3 = libtpu's VMEM report (a compile at the limit in force, then one that
+# confirms; tilefit's current one); 2 = E1001 prints with the first limit just above the model's buffers;
+# rows without it came from the first limit at the analytic estimate less 3 %.
+SEARCH = 3
 
 
 def _plain(kernel: PallasKernel, config: dict[str, int], target: str, topo: TopologyCache) -> dict[str, Any]:
@@ -90,12 +92,22 @@ def _usage(est: PallasEstimator, config: dict[str, int], target: str, mode: str)
             "over_physical": v.over_physical if v else None, "s": round(time.perf_counter() - t0, 2)}
 
 
-def run(out: Path, kernels: list[str], targets: list[str]) -> None:
-    done = set()
-    if out.exists():
-        for line in out.read_text().splitlines():
-            r = json.loads(line)
-            done.add((r["kernel"], r["target"], json.dumps(r["config"], sort_keys=True)))
+def _key(r: dict[str, Any]) -> tuple[str, str, str]:
+    return r["kernel"], r["target"], json.dumps(r["config"], sort_keys=True)
+
+
+def _rows(path: Path | None) -> dict[tuple[str, str, str], dict[str, Any]]:
+    if path is None or not path.exists():
+        return {}
+    return {_key(r): r for line in path.read_text().splitlines() for r in [json.loads(line)]}
+
+
+def run(out: Path, kernels: list[str], targets: list[str], plain_from: Path | None = None,
+        analytic: bool = True) -> None:
+    """Rows not yet in `out`; the plain compile is taken from `plain_from` where it has the row (it does not
+    depend on tilefit), the analytic column is left for `--refresh-analytic` with `analytic=False`."""
+    done = set(_rows(out))
+    plains = {k: r["plain"] for k, r in _rows(plain_from).items()}
     topo = TopologyCache()
     with out.open("a") as fh, quiet_libtpu():
         for target in targets:
@@ -103,15 +115,16 @@ def run(out: Path, kernels: list[str], targets: list[str]) -> None:
                 kernel, configs = CASES[name]
                 est = PallasEstimator(kernel)
                 for cfg in configs:
-                    if (name, target, json.dumps(cfg, sort_keys=True)) in done:
+                    key = (name, target, json.dumps(cfg, sort_keys=True))
+                    if key in done:
                         continue
                     row = {"kernel": name, "target": target, "config": cfg, "search": SEARCH,
-                           "analytic": _usage(est, cfg, target, "analytic"),
+                           "analytic": _usage(est, cfg, target, "analytic") if analytic else None,
                            "exact": _usage(est, cfg, target, "exact"),
-                           "plain": _plain(kernel, cfg, target, topo)}
+                           "plain": plains.get(key) or _plain(kernel, cfg, target, topo)}
                     fh.write(json.dumps(row) + "\n")
                     fh.flush()
-                    print(name, target, cfg, row["analytic"]["bytes"], row["exact"]["bytes"],
+                    print(name, target, cfg, row["exact"]["bytes"], row["exact"]["compiles"],
                           row["plain"]["outcome"], flush=True, file=sys.__stdout__)
 
 
@@ -144,7 +157,7 @@ def report(out: Path) -> str:
              "|---|---|---|---|---|---|---|---|---|---|"]
     for (kernel, target), rs in sorted(groups.items()):
         lines.append(_summary(kernel, target, rs))
-    wrong = [r for r in rows if r["plain"]["outcome"] in ("fits", "E1001", "physical")
+    wrong = [r for r in rows if r["plain"]["outcome"] in ("fits", "E1001", "physical") and r["analytic"]
              and r["analytic"]["fits"] is not None and r["analytic"]["fits"] != (r["plain"]["outcome"] == "fits")]
     lines.append("")
     lines.append(f"Analytic fit decisions that disagree with the plain compile: {len(wrong)}"
@@ -198,6 +211,8 @@ def main() -> None:
     p.add_argument("--report", action="store_true")
     p.add_argument("--rows", action="store_true", help="print every row as a Markdown table")
     p.add_argument("--refresh-analytic", action="store_true", help="recompute only the analytic column")
+    p.add_argument("--plain-from", type=Path, help="rows whose plain compiles to reuse")
+    p.add_argument("--no-analytic", action="store_true", help="leave the analytic column to --refresh-analytic")
     a = p.parse_args()
     if a.refresh_analytic:
         refresh_analytic(a.out)
@@ -205,7 +220,7 @@ def main() -> None:
     if a.report or a.rows:
         print(report(a.out) if a.report else rows_table(a.out))
         return
-    run(a.out, a.kernels.split(","), a.targets.split(","))
+    run(a.out, a.kernels.split(","), a.targets.split(","), a.plain_from, not a.no_analytic)
 
 
 if __name__ == "__main__":
