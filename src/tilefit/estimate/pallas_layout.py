@@ -295,8 +295,9 @@ class _Values:
     limit (libtpu's VMEM report lists them as "SPILL"). A value that a cross-lane reduction reads is kept
     whole (flash attention's (block_q, block_kv) f32 scores: about their full size, measured); other
     values are mostly streamed (a matmul's dot result into its accumulator: a fraction, measured). An
-    unrolled loop keeps more than one copy of its scores: JAX's flash attention unrolls its block_k loop, and with block_q=2048, block_k_major=2048,
-    block_k=1024 libtpu needs 23.1 MiB on v5e = 7 MiB of blocks + two 8 MiB score copies.
+    unrolled loop keeps more than one copy of its scores (`copies`): JAX's flash attention unrolls its
+    block_k loop, and with block_q=2048, block_k_major=2048, block_k=1024 libtpu needs 23.1 MiB on v5e
+    = 7 MiB of blocks + two 8 MiB score copies.
     """
 
     def __init__(self) -> None:

@@ -19,11 +19,12 @@ def internal_allowance(target: Target, call: CallLayout) -> int:
     `mosaic_internal_reduced_pct` of the largest value a reduction reads, each further unrolled copy of it
     at `mosaic_unrolled_copy_pct`; in a kernel without such a value, `mosaic_internal_value_pct` of its
     largest value. tpu.yaml holds the shares, fitted to libtpu compiles (BENCHMARKS.md). The unrolled
-    share is 75: libtpu's VMEM report gives 1.4 to 2.0 score copies' worth of spills for two unrolled
-    iterations (flash attention 1024/1024/512 and 2048/2048/1024 on v5e) and 3.7 for four (splash
-    attention 2048/2048/512 on v5e), 2.9 on v6e. A value of at most `mosaic_register_resident_kib` stays in vector registers
-    and counts nothing: flash attention's (128,128) and (64,256) f32 scores and a 128^3 matmul's dot
-    result (64 KiB, 16 vregs) cost 0 bytes on v5e, v5p, v6e and tpu7x; on v4 the (128,128) scores cost
+    share is 75 (60 on v6e): libtpu's VMEM report gives 1.4 to 2.0 score copies' worth of spills for two
+    unrolled iterations (flash attention 1024/1024/512 and 2048/2048/1024 on v5e) and 3.7 for four
+    (splash attention 2048/2048/512 on v5e; 2.9 on v6e). A value of at most
+    `mosaic_register_resident_kib` stays in vector registers and counts nothing: flash attention's
+    (128,128) and (64,256) f32 scores and a 128^3 matmul's dot result (64 KiB, 16 vregs) cost 0 bytes
+    on v5e, v5p, v6e and tpu7x; on v4 the (128,128) scores cost
     about 80 KiB (no entry there).
     """
     resident = (target.limit("mosaic_register_resident_kib") or 0) * 1024
