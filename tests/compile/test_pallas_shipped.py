@@ -118,3 +118,21 @@ def test_tokamax_traces_under_the_target_device_and_its_body_buffers_count(tmp_p
     e = est.estimate(cfg, "v5e", "exact")
     assert e.bytes is not None and a.bytes is not None and abs(a.bytes - e.bytes) <= 0.25 * e.bytes
     assert e.vmem is not None and e.vmem.compiles == 2
+
+
+def test_without_libtpus_report_exact_reads_e1001_and_agrees(
+    tmp_path: Path, topologies: TopologyCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tilefit.estimate import pallas_report
+
+    est = _est(shipped.paged, tmp_path, batch=2, q_heads=8, kv_heads=2, pages_per_seq=32)
+    cfg = {"page_size": 16, "pages_per_compute_block": 8}
+    with_report = est.estimate(cfg, "v5e", "exact")
+    topologies.device("v5e:2x2")  # libtpu has started (with the report flag): now pretend it had not
+    monkeypatch.setattr(pallas_report, "_dump_dir", None)
+    est2 = _est(shipped.paged, tmp_path / "other", batch=2, q_heads=8, kv_heads=2, pages_per_seq=32)
+    from_e1001 = est2.estimate(cfg, "v5e", "exact")
+    assert with_report.bytes is not None and from_e1001.bytes is not None and from_e1001.vmem is not None
+    # E1001 prints 0.01 MiB: the search ends within 3 tiles above the exact size
+    assert 0 <= from_e1001.bytes - with_report.bytes <= 3 * 4096
+    assert from_e1001.fits is with_report.fits is True

@@ -40,3 +40,6 @@ def test_enable_appends_to_the_users_flags_and_leaves_their_dump_alone(monkeypat
     monkeypatch.setattr(pallas_report, "_dump_dir", None)
     monkeypatch.setenv("LIBTPU_INIT_ARGS", "--xla_jf_dump_to=/tmp/mine")
     assert pallas_report.enable() is None and not pallas_report.active()
+    monkeypatch.setenv("LIBTPU_INIT_ARGS", "")
+    monkeypatch.setenv("TILEFIT_LIBTPU_REPORT", "0")
+    assert pallas_report.enable() is None and not pallas_report.active()

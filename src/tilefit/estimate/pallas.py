@@ -171,7 +171,7 @@ class PallasEstimator:
             "config": dict(config), "target": tgt.name, "topology": tgt.topology,
             # only what an exact result depends on: the analytic model's shares in tpu.yaml do not count
             "limits": {k: tgt.limit(k) for k in ("vmem_scoped_default", "vmem_physical")},
-            "mode": "exact", "search": 2, "tools": _tool_versions(),
+            "mode": "exact", "search": 3, "tools": _tool_versions(),
         })
 
     def estimate_many(

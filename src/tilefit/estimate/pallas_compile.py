@@ -2,16 +2,20 @@
 
 `jax.experimental.topologies.get_topology_desc(topology_name="v5e:2x2", platform="tpu")` gives devices of
 a real TPU generation; a jit traced with arguments sharded on one of them compiles with libtpu exactly as
-on hardware, E1001 included. libtpu reports no scoped-VMEM size for a kernel that compiles
-(`memory_analysis()` and the dumped buffer assignment show none), so the size comes from E1001: a compile
-at a limit a little below the need prints the size allocated when the limit broke ("Scoped allocation
-with size 18.36M", 0.01 MiB precision), and a second compile at that size rounded up confirms it. The
-size is then known to within the print's rounding (3 tiles of 4 KiB) in two compiles; `measure(...,
-pin=True)` bisects on to the single tile.
+on hardware, E1001 included.
 
-A compile at a limit far below the need prints a partial size (libtpu stops at the first allocation
-that crosses the limit: the 8192^3 matmul with 1024^3 blocks prints 4.00M at a 1 MiB limit, 16.00M at
-8 MiB and its whole 18.36M at 16 MiB), so the first limit is the analytic estimate less 3 %.
+The size: a compile that passes writes libtpu's VMEM report (pallas_report.py), whose scoped block for
+the kernel is the smallest `vmem_limit_bytes` that compiles, to the byte (checked: that limit compiles,
+4 KiB less raises E1001). `measure` compiles at the limit in force (which answers "fits") and reads the
+size there, or, when that raises E1001, at physical VMEM; a second compile at the size confirms it. Two
+compiles, always.
+
+Without a report (libtpu started before tilefit asked for one) the size comes from E1001: a compile at a
+limit a little below the need prints the size allocated when the limit broke ("Scoped allocation with
+size 18.36M", 0.01 MiB precision), and a compile at that size rounded up confirms it. libtpu allocates on
+a stack and stops at the allocation that crosses the limit, so a print at a limit far below the need is
+partial (the 8192^3 matmul with 1024^3 blocks prints 4.00M at a 1 MiB limit, 16.00M at 8 MiB and its
+whole 18.36M at 16 MiB) and costs further compiles; `measure(..., pin=True)` bisects to the 4 KiB tile.
 """
 
 from __future__ import annotations
@@ -270,7 +274,8 @@ def measure(
     start = time.perf_counter()
     search = _Search(fn, args, device, physical, tolerance=TILE_BYTES if pin else 2 * _ROUNDING + TILE_BYTES)
     search.trace_on_device = trace_on_device
-    reported = _from_reports(search, in_force, roomy or physical)
+    lower = _tiles(guess) if limit_dependent and guess else None
+    reported = _from_reports(search, in_force, roomy or physical, lower)
     if reported is not None:
         return dataclasses.replace(reported, seconds=time.perf_counter() - start)
     if search.over or search.last_error is not None:
@@ -290,7 +295,7 @@ def measure(
     )
 
 
-def _from_reports(search: _Search, in_force: int, top: int) -> Measured | None:
+def _from_reports(search: _Search, in_force: int, top: int, lower: int | None = None) -> Measured | None:
     """At most two compiles with libtpu's VMEM report (pallas_report.py): None when it is not written.
 
     First at the limit in force, which answers "fits" directly: a compile that passes reports its size
@@ -298,6 +303,9 @@ def _from_reports(search: _Search, in_force: int, top: int) -> Measured | None:
     VMEM, the second report can be smaller and is the answer). A compile that fails (E1001) writes no
     report, so the second compile is at `top`: physical VMEM, or below it where XLA needs room to place
     the inputs the model reads in place (`roomy_limit`); the kernel fits there unless it cannot fit.
+    `lower` (tpu7x, where the model expects XLA to keep more inputs in VMEM at a lower limit): the
+    confirming compile goes there when it is below the size found, since the smallest limit that compiles
+    can be far below it (two 16 MiB inputs, 8 MiB blocks: 32 MiB at a 32 MiB limit, 16 MiB at 16-22 MiB).
     """
     physical = search.physical
     if not pallas_report.active():
@@ -308,11 +316,11 @@ def _from_reports(search: _Search, in_force: int, top: int) -> Measured | None:
     if first.ok:
         if first.reported is None:
             return None
-        second = search.probe(_tiles(first.reported))
+        at = _tiles(first.reported)
+        second = search.probe(lower if lower is not None and lower < at else at)
         if not second.ok:
-            return None  # the report was not the need after all: search on from what is known
-        size = second.reported or _tiles(first.reported)
-        return _exactly(search, size, fits=True)
+            return None  # the report was not the need there: search on from what is known
+        return _exactly(search, second.reported or second.limit, fits=True)
     if top <= in_force:
         return None
     second = search.probe(top)

@@ -47,14 +47,15 @@ def enable() -> Path | None:
     """Ask libtpu (not yet started) to write VMEM reports into a private directory; None if the user dumps.
 
     Appends to `LIBTPU_INIT_ARGS` so the user's own flags stay. The directory is removed when the
-    process exits; each report is deleted once read.
+    process exits; each report is deleted once read (a process that goes on to run a real TPU writes two
+    small files a compile there). `TILEFIT_LIBTPU_REPORT=0` turns it off: exact mode then reads E1001.
     """
     global _dump_dir
     if _dump_dir is not None:
         return _dump_dir
     current = os.environ.get("LIBTPU_INIT_ARGS", "")
-    if DUMP_FLAG in current:  # the user dumps somewhere already: leave their setting alone
-        return None
+    if DUMP_FLAG in current or os.environ.get("TILEFIT_LIBTPU_REPORT") == "0":
+        return None  # the user dumps somewhere already (their setting stays), or asked for no reports
     path = Path(tempfile.mkdtemp(prefix="tilefit-libtpu-"))
     os.environ["LIBTPU_INIT_ARGS"] = f"{current} {DUMP_FLAG}={path} {_QUIET_PASSES}".strip()
     import atexit
