@@ -172,15 +172,15 @@ def report(out: Path) -> str:
 
 def rows_table(out: Path) -> str:
     """Every row: analytic (bytes, fits, libtpu checks), exact (bytes, compiles), the plain compile."""
-    lines = ["| kernel | target | config | analytic B (fits, checks) | exact B (fits, compiles) | plain | err |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["| kernel | target | config | analytic B (fits, checks) | exact B (fits, compiles) | search | plain "
+             "| err |", "|---|---|---|---|---|---|---|---|"]
     for line in out.read_text().splitlines():
         r = json.loads(line)
         a, e, p = r["analytic"], r["exact"], r["plain"]
         err = _err(a["bytes"], e["bytes"])
         cfg = ",".join(str(v) for v in r["config"].values())
         lines.append(f"| {r['kernel']} | {r['target']} | {cfg} | {a['bytes']} ({a['fits']}, {a['compiles']}) "
-                     f"| {e['bytes']} ({e['fits']}, {e['compiles']}) | {p['outcome']} "
+                     f"| {e['bytes']} ({e['fits']}, {e['compiles']}) | {r.get('search', 1)} | {p['outcome']} "
                      f"| {'-' if err is None else f'{err:+.1f}%'} |")
     return "\n".join(lines)
 

@@ -317,10 +317,16 @@ def _from_reports(search: _Search, in_force: int, top: int, lower: int | None = 
         if first.reported is None:
             return None
         at = _tiles(first.reported)
-        second = search.probe(lower if lower is not None and lower < at else at)
-        if not second.ok:
-            return None  # the report was not the need there: search on from what is known
-        return _exactly(search, second.reported or second.limit, fits=True)
+        going_lower = lower is not None and lower < at
+        second = search.probe(lower if going_lower and lower else at)
+        if second.ok:
+            return _exactly(search, second.reported or second.limit, fits=True)
+        if going_lower and second.error is None and second.physical_used is None:
+            # the need never grows as the limit falls (more room for XLA's inputs), so the size found at the
+            # limit in force compiles at that size: the smallest limit is in (the failed limit, that size]
+            low = max(second.limit, (second.scoped_size or 0) - _ROUNDING - 1)
+            return Measured(at, False, None, search.compiles, 0.0, True, None, min(low, at - TILE_BYTES))
+        return None  # the report was not the need there: search on from what is known
     if top <= in_force:
         return None
     second = search.probe(top)
