@@ -266,4 +266,18 @@ def match(text: str, kb: KnowledgeBase, targets: TargetSet | None = None) -> lis
     for window, lo, hi, offset in windows(text[i:i + CHUNK] for i in range(0, len(text), CHUNK)):
         for m in match_window(window, kb, targets, lo, hi, offset):
             tally.add(m)
-    return tally.result()
+    return [_with_prose_numbers(text, m) for m in tally.result()]
+
+
+def _with_prose_numbers(text: str, m: Match) -> Match:
+    """A numberless partial or inferred match of a size resource takes the sizes the prose around it states."""
+    if m.required is not None or m.limit is not None or m.entry.confidence == "exact":
+        return m
+    from tilefit.match.prose import numbers_near, prose_rules
+
+    if m.entry.resource not in prose_rules().resources:
+        return m
+    required, limit = numbers_near(text, m.start, m.end)
+    if required is None and limit is None:
+        return m
+    return dataclasses.replace(m, required=required, limit=limit)
