@@ -19,7 +19,10 @@ import tempfile
 import time
 from pathlib import Path
 
-LINE = "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 262144, Hardware limit: 232448.\n"
+LINE = (
+    "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 262144, "
+    "Hardware limit: 232448.\n"
+)
 
 
 def _run(src: str, log: Path) -> tuple[float, float]:
