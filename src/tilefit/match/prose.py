@@ -22,7 +22,7 @@ class ProseRules:
     reach: int
     resources: frozenset[str]
     required: tuple[re.Pattern[str], ...]
-    limit: re.Pattern[str]
+    limit: tuple[re.Pattern[str], ...]
 
 
 @functools.lru_cache(maxsize=1)
@@ -34,7 +34,8 @@ def prose_rules() -> ProseRules:
         reach=int(raw["reach"]),
         resources=frozenset(raw["resources"]),
         required=(re.compile(raw["required_before"] + size, flags), re.compile(size + raw["required_after"], flags)),
-        limit=re.compile(raw["limit_before"] + size, flags),
+        limit=(re.compile(raw["limit_before"] + size + "(?!" + raw["not_limit"] + ")", flags),
+               re.compile(size + raw["limit_after"], flags)),
     )
 
 
@@ -55,7 +56,7 @@ def numbers_near(text: str, start: int, end: int) -> tuple[int | None, int | Non
     rules = prose_rules()
     window = text[max(0, start - rules.reach): end + rules.reach]
     required_m = _first(rules.required, window)
-    limit_m = rules.limit.search(window)
+    limit_m = _first(rules.limit, window)
     required, limit = _size(required_m), _size(limit_m)
     if required_m is not None and limit_m is not None and required_m.start("n") == limit_m.start("n"):
         return required, None  # one size read both ways: keep the nearer reading, which is the requirement
