@@ -109,3 +109,14 @@ def test_prose_numbers(text: str, required: int, limit: int) -> None:
 ])
 def test_look_alike_wordings_stay_off_chip(text: str) -> None:
     assert not [m.entry.id for m in match(text, KB) if m.entry.on_chip]
+
+
+def test_explain_reports_what_the_matcher_judged() -> None:
+    """The CLI's path (tilefit.explain: windows, diagnosis) gives every labelled log the matches, numbers included,
+    that the judgement above read from match(): prose numbers are not a benchmark-only feature."""
+    from tilefit.report import explain
+
+    for record in RECORDS:
+        judged_by_matcher = [(m.entry.id, m.required, m.limit) for m in match(record["log"], KB)]
+        reported = [(d.match.entry.id, d.match.required, d.match.limit) for d in explain(record["log"]).diagnoses]
+        assert reported == judged_by_matcher, record["url"]
