@@ -40,7 +40,7 @@ def main() -> int:
         table = read_table(path)
         name = moe.kernel_name(table.name)
         for m in table.entries:
-            for kind in moe.kinds(table.name):
+            for kind in moe.kinds(table):
                 for t in args.targets.split(","):
                     launch = moe.launch(table, m, kind, get_target(t))
                     jobs.append(Job(str(kernels[name].module_path), name, launch, t))

@@ -62,7 +62,7 @@ def main() -> int:
     tables = [read_table(p) for p in find_tables([str(root / CONFIGS)])]
     targets = [get_target(t) for t in args.targets.split(",")]
     kernels = run.load_kernels(root / moe.SOURCE, settings)
-    total = sum(len(t.entries) * len(moe.kinds(t.name)) for t in tables) * len(targets)
+    total = sum(len(t.entries) * len(moe.kinds(t)) for t in tables) * len(targets)
     bar = progress_bar(total, True, unit="launch", desc="check")
     start = time.perf_counter()
     rows = run.check_tables(tables, targets, kernels, fix=False, settings=settings, workers=args.workers,
@@ -124,7 +124,7 @@ def _rule_rates(entries: dict[tuple[str, int, str], list[run.Row]], kernels: Any
                 continue
             tgt = get_target(r.target)
             jobs = [Job(str(kernels[moe.kernel_name(r.table.name)].module_path), moe.kernel_name(r.table.name),
-                        moe.launch(r.table, r.m, k, tgt, config=cfg), tgt.name) for k in moe.kinds(r.table.name)]
+                        moe.launch(r.table, r.m, k, tgt, config=cfg), tgt.name) for k in moe.kinds(r.table)]
             plan.append((rule, r, jobs))
     usages = iter(size_jobs([j for _, _, js in plan if js for j in js], settings, workers=workers))
     out: dict[str, Any] = {}

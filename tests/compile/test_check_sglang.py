@@ -255,7 +255,7 @@ def test_grouped_targets_give_the_bytes_of_their_own_compile(sglang: Path, monke
         pytest.skip(f"no same-bytes group for Triton {size.triton_version()}")
     kernels = run.load_kernels(sglang / moe.SOURCE, Settings.from_env())
     tables = [read_table(p) for p in find_tables([str(sglang / CONFIGS)])]
-    picks = random.Random(12).sample([(t, m, k) for t in tables for m in t.entries for k in moe.kinds(t.name)], 70)
+    picks = random.Random(12).sample([(t, m, k) for t in tables for m in t.entries for k in moe.kinds(t)], 70)
     assert {p[0].name.dtype for p in picks} >= {None, "fp8_w8a8"} and any(p[0].name.down for p in picks)
 
     def jobs(target: str) -> list[Job]:

@@ -193,3 +193,68 @@ def test_kernel_source_comes_from_settings(tmp_path: Path, monkeypatch: pytest.M
     assert run.find_kernel_source("k.py", Settings(sglang_root=str(tmp_path))) == Path("k.py")
     monkeypatch.setenv("TILEFIT_PROVISIONED_TRITON", "3.1.0")
     assert Settings.from_env().provisioned_triton == "3.1.0"
+
+
+# Triton's own messages (3.6 and 3.9 alike for fp8; 3.9 for the scalar index), as a check records them.
+FP8_REFUSED = ("ValueError(\"type fp8e4nv not supported in this architecture. The supported fp8 dtypes are "
+               "('fp8e4b15', 'fp8e5')\")")
+SCALAR_INDEX = "ValueError('too many indices for tensor of rank 0')"
+
+
+def _error(target: str, message: str, m: int = 1) -> dict[str, Any]:
+    return {**_result(target, "fits", m), "status": "error", "bytes": None, "error": message}
+
+
+def test_compile_errors_carry_their_cause_in_every_format() -> None:
+    from tilefit.check.causes import annotate
+
+    results = [annotate(_error("sm_86", FP8_REFUSED, m)) for m in (1, 2)]
+    results += [annotate(_error("sm_90", SCALAR_INDEX)), annotate(_error("sm_90", "some other failure", 2))]
+    doc = _doc(results)
+    schema = json.loads((resources.files("tilefit") / "data" / "check-report.schema.json").read_text())
+    jsonschema.validate(doc, schema)
+    assert [r["cause"] and r["cause"]["kind"] for r in results] == ["target", "target", "kernel", None]
+    assert "fp8 e4m3 (fp8e4nv) needs sm_89+; this cannot run on sm_86 with any config" in results[0]["cause"]["message"]
+    assert doc["summary"]["targets"]["sm_86"]["causes"] == {"fp8e4nv-needs-sm89": 2}
+    sarif = json.loads(render(doc, "sarif"))["runs"][0]["results"]
+    assert [r["ruleId"] for r in sarif] == ["tilefit/cannot-run-on-target"] * 2 + [
+        "tilefit/kernel-does-not-compile", "tilefit/compile-error"]
+    assert "needs sm_89+" in sarif[0]["message"]["text"] and sarif[0]["properties"]["cause"] == "fp8e4nv-needs-sm89"
+    errors = [e.get("message") for e in ET.fromstring(render(doc, "junit")).iter("error")]
+    assert "needs sm_89+" in str(errors[0]) and "Triton 3.8 and older accepted it" in str(errors[2])
+    text = render(doc, "text")
+    assert text.count("needs sm_89+; this cannot run on sm_86") == 1  # one line for the table on that target
+    assert "sm_86: cannot run (2 results)" in text and "[scalar-indexed-triton39]" in text
+    assert "2 fp8 e4m3 needs sm_89+" in text  # the per-target count names the cause
+    old = {**doc, "results": [{k: v for k, v in r.items() if k != "cause"} for r in results]}
+    assert merge([old])["results"][0]["cause"]["id"] == "fp8e4nv-needs-sm89"  # reports from before causes
+
+
+def test_text_says_by_how_much_and_what_sized_it() -> None:
+    text = render(_doc([_result("sm_86", "does not fit"), _result("sm_90", "fits", 2)]), "text")
+    head, row = text.splitlines()[:2], text.splitlines()[2]
+    assert head[0].startswith("triton_3_1_0/E=8,N=3584,device_name=NVIDIA_L40S.json  (fused_moe_kernel; tuned "
+                              "with triton 3.1.0)")
+    assert "120000 B" in row and "101376 B" in row and "+18624 B (1.18x)" in row
+    assert "num_stages 2 -> 1 (60000 B)" in row
+    assert text.rstrip().endswith("sized with triton 3.9.0; 2 results, 1 do not fit, 0 errors, "
+                                  "1 fixed by a nearby config")
+
+
+def test_an_up_table_beside_its_down_sibling_configures_the_up_gemm_only(tmp_path: Path) -> None:
+    from tilefit.check import moe
+    from tilefit.targets import get_target
+
+    up = tmp_path / "E=8,N=256,device_name=NVIDIA_H20.json"
+    up.write_text(json.dumps({"1": ENTRY, "48": ENTRY}))
+    assert moe.kinds(read_table(up)) == ("up", "down")
+    assert moe.launch(read_table(up), 1, "up", get_target("sm_90")).args["c_sorted"] is False
+    (tmp_path / "E=8,N=256,device_name=NVIDIA_H20_down.json").write_text(
+        json.dumps({"1": {**ENTRY, "USE_TMA": True}, "64": ENTRY}))
+    table = read_table(up)
+    assert moe.kinds(table) == ("up",)
+    assert moe.launch(table, 1, "up", get_target("sm_90")).args["c_sorted"] is True  # sibling entry uses TMA
+    assert moe.launch(table, 48, "up", get_target("sm_90")).args["c_sorted"] is False  # nearest M there is 64
+    (tmp_path / "E=8,N=256,device_name=NVIDIA_H20_down.json").write_text("{")
+    with pytest.raises(InputError, match=r"_down\.json: not valid JSON"):
+        read_table(up)

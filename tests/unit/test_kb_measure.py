@@ -7,6 +7,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tilefit.estimate.base import Usage
 from tilefit.kb.model import entry_from_dict
 from tilefit.measure import Population, gpu_rules, measure, write_record
@@ -95,3 +97,63 @@ def test_store_writes_where_the_caller_says_and_refuses_unknown_ids(tmp_path: Pa
     object.__setattr__(bad[0][0], "entries", {"triton/shared-memory": {"num_stages": "num_stages -> 1"}})
     with pytest.raises(InputError, match="unknown rule ids"):
         store(bad, tmp_path)
+
+
+def test_sglang_populations_are_folded_into_the_shared_memory_fix_rates() -> None:
+    """The KB's populations are benchmarks/kb_populations_sglang.yaml split by vendor, with source and command."""
+    from tilefit.kb.repository import load_kb
+
+    measured = load_yaml(Path(__file__).resolve().parents[2] / "benchmarks" / "kb_populations_sglang.yaml")
+    kb = {e.id: e for e in load_kb()}
+    folded: dict[str, list[Any]] = {}
+    for entry_id in ("triton/shared-memory", "triton/shared-memory-amd-lds"):
+        for fix in kb[entry_id].fixes:
+            for p in fix.measured.populations if fix.measured else ():
+                assert p.tools == {"triton": "3.6.0", "sglang": "0.5.23"} and "check_sglang.py" in p.command
+                assert ("gfx942" in p.n_by_target) == entry_id.endswith("amd-lds")
+                folded.setdefault(p.rule, []).append(p)
+    for record in measured["records"]:
+        parts = folded[record["rule"]]
+        assert {t: n for p in parts for t, n in p.n_by_target.items()} == record["n_by_target"]
+        assert {t: n for p in parts for t, n in p.fixed_by_target.items()} == record["fixed_by_target"]
+        assert sum(p.n for p in parts) == sum(record["n_by_target"].values())
+    stages = next(f for f in kb["triton/shared-memory"].fixes if f.knob == "num_stages")
+    assert stages.measured is not None and [p.rule for p in stages.measured.populations] == ["num_stages -> 1"]
+
+
+def test_populations_show_in_explain_and_lint_and_survive_a_remeasure(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    import jsonschema
+
+    from tilefit.cli import main
+    from tilefit.errors import KnowledgeBaseError
+    from tilefit.report import explain
+
+    log = ("triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 147456, "
+           "Hardware limit: 101376")
+    result = explain(log)
+    text = " ".join(result.render().split())  # the text wraps
+    assert "on SGLang 0.5.23's bundled fused-MoE tables, NVIDIA: 100.0% of 3179 (num_stages -> 1" in text
+    doc = json.loads(result.render("json"))
+    schema = json.loads((resources.files("tilefit") / "data" / "schemas" / "explain.schema.json").read_text())
+    jsonschema.validate(doc, schema)
+    pops = doc["matches"][0]["fixes"][0]["measured"]["populations"]
+    assert pops[0]["n_by_target"]["sm_86"] == 901 and pops[0]["fixed_by_target"]["sm_86"] == 901
+    assert main(["kb", "lint", "--no-probe"]) == 0
+    assert "triton/shared-memory: Lower num_stages: num_stages -> 1 fixed 3179/3179" in capsys.readouterr().out
+    src = resources.files("tilefit") / "data" / "kb" / "triton" / "shared-memory.yaml"
+    path = tmp_path / "shared-memory.yaml"
+    shutil.copy(str(src), path)
+    result_ = measure([_population()], gpu_rules, {"triton/shared-memory": {"num_stages": "num_stages -> 1"}},
+                      "table", None, 0)
+    stages = next(r for r in result_ if r.rule.name == "num_stages -> 1")
+    assert write_record(path, "num_stages", stages.record({"triton": "3.9.0"}))
+    again = entry_from_dict(load_yaml(path), "x", expected_id="triton/shared-memory")
+    assert again.fixes[0].measured is not None and again.fixes[0].measured.n == stages.n
+    assert again.fixes[0].measured.populations[0].fixed == 3179  # the fold is kept
+    raw = load_yaml(path)
+    raw["fixes"][0]["measured"]["populations"][0]["fixed_by_target"]["sm_86"] = 902
+    with pytest.raises(KnowledgeBaseError, match=r"do not add up|more configs than fail"):
+        entry_from_dict(raw, "x")

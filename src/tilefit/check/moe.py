@@ -5,9 +5,12 @@ and `kernels/ops/moe/fused_moe_triton_kernels.py: invoke_fused_moe_kernel`):
 
 - a table named `E,N,...` serves w1 of shape (E, 2N, hidden) and w2 of shape (E, hidden, N). The entry
   closest to the token count M configures the gate/up GEMM (`up`: B = w1, K = hidden, top_k = topk) and,
-  unless a `_down` table exists, also the down GEMM (`down`: B = w2, K = N, top_k = 1, routed weights
-  multiplied). A `_down` table configures only the down GEMM; its `USE_TMA: true` entries load A and B
-  through tensor descriptors where Triton supports them (SGLang's `_moe_support_tma`).
+  unless a `_down` table lies beside it, also the down GEMM (`down`: B = w2, K = N, top_k = 1, routed
+  weights multiplied). A `_down` table configures only the down GEMM; its `USE_TMA: true` entries load A
+  and B through tensor descriptors where Triton supports them (SGLang's `_moe_support_tma`), A then holds
+  `M*topk + min(M*topk, E+1) * (BLOCK_SIZE_M - 1)` rows (expert-sorted, padded) and the up GEMM writes
+  its output in that order (`c_sorted`). `USE_TMA: true` in an up table loads only B of the up GEMM
+  through a descriptor (`b_use_tma`); the down GEMM that reuses such an entry has it popped (no TMA).
 - every kernel argument is what `invoke_fused_moe_kernel` passes: strides of contiguous tensors,
   `EM` = the padded length of sorted_token_ids (moe_align_block_size), `even_Ks` = K % BLOCK_SIZE_K == 0,
   `swap_ab` for fp8 on sm_90 when BLOCK_SIZE_M < 64 <= BLOCK_SIZE_N (`should_enable_swap_ab`), and on
@@ -91,9 +94,12 @@ class Problem:
     topk: int = 8
 
 
-def kinds(name: TableName) -> tuple[LaunchKind, ...]:
-    """The GEMMs an entry of this table configures."""
-    return ("down",) if name.down else ("up", "down")
+def kinds(table: Table | TableName) -> tuple[LaunchKind, ...]:
+    """The GEMMs an entry of this table configures (a Table knows whether a `_down` sibling takes the down GEMM)."""
+    name = table if isinstance(table, TableName) else table.name
+    if name.down:
+        return ("down",)
+    return ("up",) if isinstance(table, Table) and table.down_entries else ("up", "down")
 
 
 def launch(table: Table, m: int, kind: LaunchKind, target: Target, problem: Problem | None = None,
@@ -105,26 +111,31 @@ def launch(table: Table, m: int, kind: LaunchKind, target: Target, problem: Prob
     if name.dtype == "float32":
         raise InputError(f"{table.path.name}: float32 tables are not mirrored (SGLang runs them through fp16/bf16)")
     amd = target.vendor == "amd"
-    use_tma = bool(cfg.pop("USE_TMA", False)) and name.down and _has_tma(target)
+    # SGLang pops USE_TMA from every config; a down GEMM run with an up table's entry has none.
+    tma = bool(cfg.pop("USE_TMA", False)) and _has_tma(target) and (name.down or kind == "up")
     opts = {k: cfg[k] for k in (AMD_OPTIONS if amd else NVIDIA_OPTIONS) if k in cfg}
     dropped = sorted(set(cfg) - set(opts) - set(BLOCKS))
     notes = [f"{', '.join(dropped)} ignored on {target.name}"] if dropped else []
     blocks = {k: int(cfg[k]) for k in BLOCKS}
-    shapes = _shapes(name, kind, m, problem, blocks)
+    shapes = _shapes(name, kind, m, problem, blocks, sorted_a=tma and name.down)
     if name.dtype == "int4_w4a16":
         even = shapes["K"] % blocks["BLOCK_SIZE_K"] == 0
         int4 = {**_int4_args(shapes), **blocks, "even_Ks": even, "MUL_ROUTED_WEIGHT": kind == "down",
                 "top_k": shapes["top_k"]}
         return Launch(KERNEL_INT4, int4, opts, tuple(notes))
-    args = _main_args(name, shapes, blocks, target, use_tma)
-    if use_tma:
-        notes.append("A and B through TMA descriptors (USE_TMA)")
+    args = _main_args(name, shapes, blocks, target, a_tma=tma and name.down, b_tma=tma)
+    c_sorted = kind == "up" and _down_uses_tma(table, m, target)
+    if tma:
+        notes.append("A and B through TMA descriptors (USE_TMA)" if name.down
+                     else "B through a TMA descriptor (USE_TMA)")
+    if c_sorted:
+        notes.append("output in expert-sorted order (the _down table's entry uses TMA)")
     extra: dict[str, int | bool] = {}
     if _capability(target) >= 90:
         args.update(USE_GDC=True, GDC_EARLY=shapes["rows_a"] <= 512)
         extra["launch_pdl"] = True
     args.update(blocks, MUL_ROUTED_WEIGHT=kind == "down", top_k=shapes["top_k"],
-                even_Ks=shapes["K"] % blocks["BLOCK_SIZE_K"] == 0, c_sorted=False,
+                even_Ks=shapes["K"] % blocks["BLOCK_SIZE_K"] == 0, c_sorted=c_sorted,
                 FUSE_ADD_TO_OUTPUT=False, MASK_OUTPUT=False, FUSE_SUM_ALL_REDUCE=False,
                 ROUTER_TOPK=problem.topk if kind == "down" else 1)
     return Launch(KERNEL, args, {**opts, **extra}, tuple(notes))
@@ -136,28 +147,39 @@ def _capability(target: Target) -> int:
     return int(target.triton.arch)
 
 
+def _down_uses_tma(table: Table, m: int, target: Target) -> bool:
+    down = table.down_entry(m) if not table.name.down else None
+    return bool(down and down.get("USE_TMA")) and _has_tma(target)
+
+
 def _has_tma(target: Target) -> bool:
     # Triton lowers tensor descriptors natively from sm_90; below that make_ttir rewrites them to pointers,
     # and SGLang only enables TMA where triton.tools.tensor_descriptor imports (every supported Triton).
     return target.triton is not None
 
 
-def _shapes(name: TableName, kind: LaunchKind, m: int, problem: Problem, blocks: Mapping[str, int]) -> dict[str, int]:
-    """Matrix sizes of one GEMM: A is (rows_a, K), B is (E, N, K), C is (rows_c, N)."""
+def _shapes(name: TableName, kind: LaunchKind, m: int, problem: Problem, blocks: Mapping[str, int],
+            sorted_a: bool = False) -> dict[str, int]:
+    """Matrix sizes of one GEMM: A is (rows_a, K), B is (E, N, K), C is (rows_c, N).
+
+    `sorted_a`: the down GEMM reads A through TMA in expert-sorted, block-padded order, so A has the padded
+    row count of `_fused_moe_kernel_sequence` (`total_tokens`); it decides GDC_EARLY (rows of A <= 512).
+    """
     m = max(m, 1)
     up = kind == "up"
     numel = m * problem.topk
     bm = blocks["BLOCK_SIZE_M"]
     padded = numel * bm if numel < name.experts + 1 else numel + (name.experts + 1) * (bm - 1)
+    rows_a = m if up else numel + (min(numel, name.experts + 1) * (bm - 1) if sorted_a else 0)
     return {
         "N": 2 * name.n if up else problem.hidden, "K": problem.hidden if up else name.n,
-        "rows_a": m if up else numel, "EM": (padded + 3) // 4 * 4, "valid": numel,
+        "rows_a": rows_a, "EM": (padded + 3) // 4 * 4, "valid": numel,
         "top_k": problem.topk if up else 1, "E": name.experts,
     }
 
 
-def _main_args(name: TableName, s: Mapping[str, int], blocks: Mapping[str, int], target: Target,
-               use_tma: bool) -> dict[str, ArgValue]:
+def _main_args(name: TableName, s: Mapping[str, int], blocks: Mapping[str, int], target: Target, *,
+               a_tma: bool, b_tma: bool) -> dict[str, ArgValue]:
     dt = name.dtype
     fp8 = "fp8e4b8" if target.name == "gfx942" else "fp8e4nv"  # MI300 runs float8_e4m3fnuz
     a_t, b_t = {"fp8_w8a8": (fp8, fp8), "int8_w8a8": ("i8", "i8"), "int8_w8a16": ("bf16", "i8")}.get(
@@ -169,9 +191,9 @@ def _main_args(name: TableName, s: Mapping[str, int], blocks: Mapping[str, int],
     fp8_swap = dt == "fp8_w8a8" and _capability(target) == 90
     return {
         "a_ptr": _ptr(a_t), "a_desc": Desc(a_t, (s["rows_a"], k), (blocks["BLOCK_SIZE_M"], blocks["BLOCK_SIZE_K"]))
-        if use_tma else None,
+        if a_tma else None,
         "b_ptr": _ptr(b_t), "b_desc": Desc(b_t, (e, n, k), (1, blocks["BLOCK_SIZE_N"], blocks["BLOCK_SIZE_K"]))
-        if use_tma else None,
+        if b_tma else None,
         "bias_ptr": None, "c_ptr": _ptr("bf16"),
         "a_scale_ptr": _ptr("fp32") if dt in ("fp8_w8a8", "int8_w8a8") else None,
         "b_scale_ptr": _ptr("fp32") if dt else None,

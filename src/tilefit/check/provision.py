@@ -47,9 +47,12 @@ def ensure(version: str, cache_dir: Path, timeout_s: float = 1800.0) -> Path:
         _run([sys.executable, "-m", "venv", str(env)], timeout_s)
         _run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
               f"triton=={version}", "pyyaml"], timeout_s)
-    except InputError as exc:
+    except BaseException as exc:  # Ctrl-C too: never leave a half-made environment that looks usable
         shutil.rmtree(env, ignore_errors=True)
-        raise InputError(f"could not provision triton {version} in {env}: {exc}") from None
+        if isinstance(exc, InputError):
+            raise InputError(f"could not provision triton {version} in {env}: {exc}; to size with the installed "
+                             f"triton instead, pass --triton installed") from None
+        raise
     (env / ".ready").write_text(version + "\n")
     return python
 

@@ -255,4 +255,9 @@ def read(path: str) -> Trace:
     p = Path(path)
     if not p.is_file():
         raise InputError(f"{path}: no such trace file")
+    limit = Settings.from_env().max_input_bytes
+    size = p.stat().st_size
+    if size > limit:  # read whole into memory otherwise
+        raise InputError(f"{path}: {size} B is larger than TILEFIT_MAX_INPUT_BYTES ({limit} B); raise it to check "
+                         "this trace")
     return read_trace(p, strict=False)

@@ -100,7 +100,7 @@ def check_tables(
     """Size every entry of every table for every target; find a fix for each that does not fit."""
     settings = settings or Settings.from_env()
     problem = problem or Problem()
-    plan = [(t, m, kind, tgt) for t in tables for m in t.entries for kind in moe.kinds(t.name) for tgt in targets]
+    plan = [(t, m, kind, tgt) for t in tables for m in t.entries for kind in moe.kinds(t) for tgt in targets]
     index, count = shard
     plan = [p for i, p in enumerate(plan) if i % count == index - 1]
     jobs = [_job(kernels, moe.launch(t, m, kind, tgt, problem), tgt) for t, m, kind, tgt in plan]
@@ -162,7 +162,7 @@ def find_fixes(rows: list[Row], kernels: Mapping[str, LoadedSource], problem: Pr
             tgt = get_target(r.target)
             for cfg in cands[:batch]:
                 todo.append((i, cfg, [_job(kernels, moe.launch(r.table, r.m, k, tgt, problem, cfg), tgt)
-                                      for k in moe.kinds(r.table.name)]))
+                                      for k in moe.kinds(r.table)]))
             pending[i] = cands[batch:]
         usages = iter(size_jobs([j for _, _, js in todo for j in js], settings, workers=workers, executor=executor))
         best: dict[int, tuple[float, Fix]] = {}

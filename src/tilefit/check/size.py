@@ -151,7 +151,11 @@ def _key(job: Job, version: str) -> str:
 
     return key({"kernel": _source_hash(job.module_path), "name": job.kernel, "args": args,
                       "options": sorted(job.launch.options.items()), "target": job.target, "triton": version,
-                      "mode": "fast"})
+                      "mode": "fast", "rev": _KEY_REV})
+
+
+# 2: an fp8 TTIR is no longer reused for a target without that fp8 type (results of 1 may hide the refusal).
+_KEY_REV = 2
 
 
 _HASHES: dict[str, str] = {}
@@ -283,17 +287,43 @@ def _run_task(task: _Task) -> list[Usage]:
     except (TilefitError, AttributeError) as exc:
         return [_failed(j, f"cannot load {task.kernel}: {exc}", "input") for j in task.jobs]
     ttir: str | None = None
+    built_for = ""
     sized: dict[str, Sized] = {}
     out = []
     for job in task.jobs:
-        if ttir is not None and _memo(job, ttir) in sized:
-            out.append(_as_usage(job, sized[_memo(job, ttir)]))
+        reuse = ttir if ttir is not None and _ttir_serves(ttir, built_for, job.target) else None
+        if reuse is not None and _memo(job, reuse) in sized:
+            out.append(_as_usage(job, sized[_memo(job, reuse)]))
             continue
-        result, ttir = _size_one(kernel, job, ttir)
-        if ttir is not None:
-            sized[_memo(job, ttir)] = result
+        result, made = _size_one(kernel, job, reuse)
+        if made is not None:
+            if reuse is None:
+                ttir, built_for = made, job.target
+            sized[_memo(job, made)] = result
         out.append(_as_usage(job, result))
     return out
+
+
+def _ttir_serves(ttir: str, built_for: str, target: str) -> bool:
+    """Whether a TTIR lowered for `built_for` stands for `target`'s frontend too.
+
+    The frontend refuses fp8 types the target lacks (Triton's dtype.to_ir checks the backend option
+    supported_fp8_dtypes: e4m3 "fp8e4nv" needs sm_89+), so a TTIR with fp8 in it, lowered for a target that
+    supports more fp8 types, must be lowered again for this one to get the refusal.
+    """
+    return "f8E" not in ttir or _fp8_types(built_for) <= _fp8_types(target)
+
+
+@functools.lru_cache(maxsize=64)
+def _fp8_types(target: str) -> frozenset[str]:
+    from triton.compiler import make_backend
+
+    from tilefit.estimate import triton_compile as tc
+
+    t = get_target(target)
+    assert t.triton is not None
+    backend = make_backend(tc.gpu_target(t.triton.backend, t.triton.arch, t.triton.warp_size))
+    return frozenset(getattr(backend.parse_options({}), "supported_fp8_dtypes", ()))
 
 
 def _memo(job: Job, ttir: str) -> str:

@@ -8,6 +8,11 @@ kpack; `USE_TMA` in SGLang's down-projection tables). SGLang keeps them under
 
 Reading is strict (a malformed or truncated file is an InputError naming the file and the entry); writing
 is atomic (a temporary file renamed over the target), so a failed refit leaves nothing behind.
+
+A table without `_down` whose `_down` sibling lies in the same folder configures only the up GEMM: SGLang
+(`try_get_optimal_moe_config`) takes the down GEMM's config from the sibling, and when the sibling's entry
+uses TMA the up GEMM writes its output in expert-sorted order (`c_sorted`). `Table.down_entries` holds the
+sibling's entries for that.
 """
 
 from __future__ import annotations
@@ -83,6 +88,13 @@ class Table:
     name: TableName
     entries: Mapping[int, Mapping[str, Any]]  # batch size M -> config, in file order
     tuned_with: str | None  # "3.1.0" from a triton_3_1_0 folder, else None
+    down_entries: Mapping[int, Mapping[str, Any]] | None = None  # the `_down` sibling's entries, if any
+
+    def down_entry(self, m: int) -> Mapping[str, Any] | None:
+        """The sibling `_down` table's entry SGLang picks for batch size m (the nearest M), if there is one."""
+        if not self.down_entries:
+            return None
+        return self.down_entries[min(self.down_entries, key=lambda k: abs(k - m))]
 
     @property
     def label(self) -> str:
@@ -94,6 +106,14 @@ def read_table(path: str | Path) -> Table:
     """Read and validate one table file."""
     p = Path(path)
     name = parse_name(p.name)
+    down = None
+    if not name.down:
+        sibling = p.with_name(dataclasses.replace(name, down=True).file_name())
+        down = _load(sibling) if sibling.is_file() else None
+    return Table(p, name, _load(p), _tuned_with(p), down)
+
+
+def _load(p: Path) -> dict[int, dict[str, Any]]:
     try:
         size = p.stat().st_size
         if size > MAX_TABLE_BYTES:
@@ -103,7 +123,9 @@ def read_table(path: str | Path) -> Table:
         raise InputError(f"{p}: {exc.strerror or exc}") from exc
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(f"{p}: not valid JSON ({_short(exc)}); is the file truncated?") from exc
-    return Table(p, name, _entries(p, raw), _tuned_with(p))
+    except RecursionError:
+        raise InputError(f"{p}: not a config table (JSON nested too deeply)") from None
+    return _entries(p, raw)
 
 
 def _short(exc: Exception) -> str:
@@ -170,16 +192,36 @@ def find_tables(paths: list[str]) -> Iterator[Path]:
 
 def write_table(path: Path, entries: Mapping[int, Mapping[str, Any]]) -> None:
     """Write a table as vLLM/SGLang do (keys as strings, indent 4), atomically."""
-    text = json.dumps({str(m): dict(c) for m, c in entries.items()}, indent=4) + "\n"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tilefit-", suffix=".tmp")
+    write_atomically(path, json.dumps({str(m): dict(c) for m, c in entries.items()}, indent=4) + "\n")
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write `text` to a temporary file beside `path`, then rename it over `path`: all or nothing."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tilefit-", suffix=".tmp")
+    except OSError as exc:
+        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
         raise
+
+
+def writable_folder(folder: Path) -> None:
+    """An InputError unless `folder` is (or can be made) a folder this process may write in; creates nothing."""
+    probe = folder
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise InputError(f"{folder}: {probe} is not a folder")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise InputError(f"{folder}: cannot write in {probe} (permission denied)")
 
 
 @lru_cache(maxsize=512)

@@ -101,6 +101,11 @@ def _kb(args: argparse.Namespace) -> int:
         for p in problems:
             print(p)
         print(f"{len(problems)} problem(s) in the knowledge base" if problems else "knowledge base is clean")
+        if not problems:
+            from tilefit.kb.lint import population_lines
+
+            lines = population_lines(load_kb())
+            print(f"fix rates measured on real libraries' configs: {len(lines)}", *lines, sep="\n  ")
         return EXIT_NOTHING if problems else EXIT_OK
     kb = load_kb()
     if args.kb_command == "show":

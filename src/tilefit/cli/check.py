@@ -43,8 +43,9 @@ def add_parser(subparsers: Any) -> None:
     r = subparsers.add_parser(
         "refit", help="write a same-format config table where every entry fits a target",
         description="Every entry that fits the target is kept; every other is replaced by the best-scoring "
-        "nearby config that fits (fewer stages, smaller BLOCK_SIZE_K/N). Written atomically; nothing is "
-        "written when some entry has no fitting config.")
+        "nearby config that fits (fewer stages, smaller BLOCK_SIZE_K/N); each change is printed with how much "
+        "the entry was over and what the new config needs. Written atomically; nothing is written when some "
+        "entry has no fitting config or the target cannot run the table at all (fp8 e4m3 below sm_89).")
     r.add_argument("table", help="a table file E=..,N=..,device_name=...json")
     r.add_argument("--target", "-t", help="the target to fit (default: the target of --device-name)")
     r.add_argument("--device-name", required=True,
@@ -111,6 +112,12 @@ def run_check(args: argparse.Namespace) -> int:
     from tilefit.check import report
 
     try:
+        if args.output:  # before the compiles: a bad --output costs nothing
+            from tilefit.check.tables import writable_folder
+
+            if Path(args.output).is_dir():
+                raise InputError(f"--output {args.output} is a folder; name the report file")
+            writable_folder(Path(args.output).parent)
         if not args.merge:
             code = _provisioned(args)
             if code is not None:
@@ -228,14 +235,9 @@ def _emit(text: str, output: str | None) -> None:
     if output is None:
         sys.stdout.write(text)
         return
-    import os
-    import tempfile
+    from tilefit.check.tables import write_atomically
 
-    path = Path(output)
-    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=".tilefit-", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    write_atomically(Path(output), text)
 
 
 def run_refit(args: argparse.Namespace) -> int:
@@ -250,7 +252,7 @@ def run_refit(args: argparse.Namespace) -> int:
 def _refit(args: argparse.Namespace) -> int:
     from tilefit.check import run
     from tilefit.check.devices import device_target, require_device_target
-    from tilefit.check.tables import read_table, write_table
+    from tilefit.check.tables import read_table, writable_folder, write_table
     from tilefit.settings import Settings
 
     named = device_target(args.device_name)
@@ -259,23 +261,42 @@ def _refit(args: argparse.Namespace) -> int:
     if named is not None and named != target.name:
         raise InputError(f"--device-name {args.device_name!r} is a {named} device, not {target.name}")
     table = read_table(args.table)
+    writable_folder(Path(args.out))  # before the compiles: a bad --out costs nothing
     settings = Settings.from_env()
     kernels = run.load_kernels(run.find_kernel_source(args.kernel_source, settings), settings)
     rows = run.check_tables([table], [target], kernels, problem=_problem(args), settings=settings,
                             workers=args.workers)
+    compiler = next((r.usage.compiler for r in rows if r.usage.compiler), "") or "triton"
+    cannot = _cannot_run(rows, target.name)
+    if cannot:
+        print(f"tilefit: {table.path.name}: {cannot}; nothing written", file=sys.stderr)
+        return EXIT_DOES_NOT_FIT
     entries, changed, broken = _refitted(table, rows)
     out = Path(args.out) / table.name.file_name(args.device_name)
     if broken:
         for m, why in broken:
             print(f"M={m}: {why}", file=sys.stderr)
-        print(f"tilefit: {len(broken)} of {len(table.entries)} entries have no config that fits {target.name}; "
-              f"nothing written", file=sys.stderr)
+        print(f"tilefit: {len(broken)} of {len(table.entries)} entries have no config that fits {target.name} "
+              f"(sized with {compiler}); nothing written", file=sys.stderr)
         return EXIT_DOES_NOT_FIT
+    write_table(out, entries)
     for m, change in changed:
         print(f"M={m}: {change}")
-    write_table(out, entries)
-    print(f"wrote {out}: {len(changed)} of {len(entries)} entries changed to fit {target.name}")
+    print(f"wrote {out}: {len(changed)} of {len(entries)} entries changed to fit {target.name}, "
+          f"{len(entries) - len(changed)} kept as they fit (sized with {compiler})")
     return EXIT_OK
+
+
+def _cannot_run(rows: list[Any], target: str) -> str | None:
+    """The message when the table cannot run on the target with any config (a `target` cause), else None."""
+    from tilefit.check.causes import cause_of
+
+    for r in rows:
+        cause = cause_of(r.usage.error, target, r.usage.compiler) if r.usage.fits is None else None
+        if cause and cause["kind"] == "target":
+            message = cause["message"].replace("this cannot", "this table cannot")
+            return f"{message} ({r.usage.compiler}); {cause['fix']}"
+    return None
 
 
 def _refitted(table: Any, rows: list[Any]) -> tuple[dict[int, dict[str, Any]], list[tuple[int, str]],
@@ -289,10 +310,28 @@ def _refitted(table: Any, rows: list[Any]) -> tuple[dict[int, dict[str, Any]], l
         if all(r.usage.fits for r in mine):
             continue
         fix = next((r.fix for r in mine if r.fix is not None), None)
+        bad = max((r for r in mine if not r.usage.fits), key=lambda r: r.usage.bytes or 0)
         if fix is None:
-            bad = next(r for r in mine if not r.usage.fits)
-            broken.append((m, bad.usage.error or f"{bad.usage.bytes} B > {bad.usage.limit} B, no nearby config fits"))
+            broken.append((m, _broken_text(bad)))
             continue
         entries[m] = dict(fix.config)
-        changed.append((m, f"{fix.change} ({fix.bytes} B)"))
+        changed.append((m, f"{_over_text(bad)} -> {fix.change} ({fix.bytes} B)"))
     return entries, changed, broken
+
+
+def _over_text(row: Any) -> str:
+    """'up GEMM needs 122880 B > 101376 B (+21504 B, 1.21x)'."""
+    u = row.usage
+    if not u.bytes or not u.limit:
+        return f"{row.kind} GEMM does not fit"
+    return f"{row.kind} GEMM needs {u.bytes} B > {u.limit} B (+{u.bytes - u.limit} B, {u.bytes / u.limit:.2f}x)"
+
+
+def _broken_text(row: Any) -> str:
+    from tilefit.check.causes import cause_of
+
+    u = row.usage
+    if u.fits is None:
+        cause = cause_of(u.error, row.target, u.compiler)
+        return f"does not compile: {cause['message']}" if cause else f"does not compile: {u.error}"
+    return f"{_over_text(row)}; no nearby config fits (fewer stages, halved BLOCK_SIZE_K/N were tried)"

@@ -154,3 +154,15 @@ def lint(*, probe_patterns: bool = True) -> list[Problem]:
     if probe_patterns:
         problems += _pattern_problems(list(kb))
     return problems
+
+
+def population_lines(kb: KnowledgeBase) -> list[str]:
+    """One line per fix rate measured on a real library's configs: entry, fix, rule, rate, source, command."""
+    out = []
+    for entry in kb:
+        for fix in entry.fixes:
+            for p in fix.measured.populations if fix.measured else ():
+                tools = ", ".join(f"{k} {v}" for k, v in p.tools.items())
+                out.append(f"{entry.id}: {fix.action}: {p.rule} fixed {p.fixed}/{p.n} ({100 * p.rate:.1f}%) of "
+                           f"{p.name} ({tools}); {p.source}; rerun: {p.command}")
+    return out

@@ -26,6 +26,25 @@ EntryConfidence = Literal["exact", "partial", "inferred"]
 
 
 @dataclasses.dataclass(frozen=True)
+class Population:
+    """A fix's rate on a population from a real library (its configs that do not fit), with its source."""
+
+    name: str  # "SGLang 0.5.23's bundled fused-MoE tables"
+    rule: str
+    rate: float
+    n: int
+    fixed: int
+    n_by_target: Mapping[str, int]
+    fixed_by_target: Mapping[str, int]
+    kernels: tuple[str, ...]
+    method: str
+    date: str
+    tools: Mapping[str, str]
+    command: str  # what reproduces it
+    source: str  # where the numbers are kept (a results file or a BENCHMARKS.md section)
+
+
+@dataclasses.dataclass(frozen=True)
 class Measurement:
     """How often a fix turned a failing config into a fitting one, measured by reproduction."""
 
@@ -39,6 +58,7 @@ class Measurement:
     tools: Mapping[str, str]
     median_speed: float | None = None  # predicted/measured speed of the fixed config vs. its best fit
     rule: str = ""  # the concrete rule the fix was measured as, e.g. "num_stages -> 1"
+    populations: tuple[Population, ...] = ()  # the same fix measured on real libraries' configs
 
 
 @dataclasses.dataclass(frozen=True)
@@ -214,12 +234,36 @@ def _measurement(raw: Any, where: str) -> Measurement | None:
             date=str(raw["date"]), tools={str(k): str(v) for k, v in dict(raw["tools"]).items()},
             median_speed=None if raw.get("median_speed") is None else float(raw["median_speed"]),
             rule=str(raw.get("rule", "")),
+            populations=tuple(_population(p, f"{where}: populations[{i}]")
+                              for i, p in enumerate(raw.get("populations") or [])),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise KnowledgeBaseError(f"{where}: incomplete measurement record: {exc}") from exc
-    if m.n <= 0 or not 0 <= m.fixed <= m.n or abs(m.fixed / m.n - m.rate) > 0.005:
-        raise KnowledgeBaseError(f"{where}: rate {m.rate} does not equal fixed/n = {m.fixed}/{m.n}")
+    _check_rate(m.rate, m.n, m.fixed, where)
     return m
+
+
+def _check_rate(rate: float, n: int, fixed: int, where: str) -> None:
+    if n <= 0 or not 0 <= fixed <= n or abs(fixed / n - rate) > 0.005:
+        raise KnowledgeBaseError(f"{where}: rate {rate} does not equal fixed/n = {fixed}/{n}")
+
+
+def _population(raw: Any, where: str) -> Population:
+    r = _Reader(raw, where)
+    by_n = {str(k): int(v) for k, v in dict(raw["n_by_target"]).items()}
+    by_fixed = {str(k): int(v) for k, v in dict(raw["fixed_by_target"]).items()}
+    p = Population(
+        name=r.text("name"), rule=r.text("rule"), rate=float(raw["rate"]), n=int(raw["n"]), fixed=int(raw["fixed"]),
+        n_by_target=by_n, fixed_by_target=by_fixed, kernels=r.strs("kernels"), method=r.text("method"),
+        date=str(raw["date"]), tools={str(k): str(v) for k, v in dict(raw["tools"]).items()},
+        command=r.text("command"), source=r.text("source"),
+    )
+    _check_rate(p.rate, p.n, p.fixed, where)
+    if sum(by_n.values()) != p.n or sum(by_fixed.values()) != p.fixed or set(by_fixed) - set(by_n):
+        raise KnowledgeBaseError(f"{where}: the per-target counts do not add up to n={p.n}, fixed={p.fixed}")
+    if any(by_fixed.get(t, 0) > k for t, k in by_n.items()):
+        raise KnowledgeBaseError(f"{where}: a target fixes more configs than fail on it")
+    return p
 
 
 def _fix(r: _Reader) -> Fix:

@@ -244,6 +244,9 @@ def write_record(path: Path, knob: str, record: Mapping[str, Any]) -> bool:
     body = _without_block(lines[a:b], "    measured:")
     while body and not body[-1].strip():
         body.pop()
+    # Populations from real libraries (the fold of benchmarks/kb_populations_*.yaml) outlive a re-measure.
+    kept = (fixes[index].get("measured") or {}).get("populations")
+    record = {**record, "populations": kept} if kept and "populations" not in record else record
     dumped = yaml.safe_dump({"measured": dict(record)}, sort_keys=False, allow_unicode=True, width=100)
     lines[a:b] = body + ["    " + x for x in dumped.rstrip().splitlines()]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

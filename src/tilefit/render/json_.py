@@ -16,11 +16,17 @@ if TYPE_CHECKING:
 def _measured(m: Measurement | None) -> MeasuredView | None:
     if m is None:
         return None
-    return {
+    view: MeasuredView = {
         "rate": m.rate, "n": m.n, "fixed": m.fixed, "targets": list(m.targets),
         "kernels": list(m.kernels), "rule": m.rule, "method": m.method, "date": m.date, "tools": dict(m.tools),
         "median_speed": m.median_speed,
     }
+    if m.populations:
+        view["populations"] = [
+            {"name": p.name, "rule": p.rule, "rate": p.rate, "n": p.n, "fixed": p.fixed,
+             "n_by_target": dict(p.n_by_target), "fixed_by_target": dict(p.fixed_by_target),
+             "tools": dict(p.tools), "command": p.command, "source": p.source} for p in m.populations]
+    return view
 
 
 def _fix(a: Advice, zh: bool) -> FixView:

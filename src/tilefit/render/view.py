@@ -7,7 +7,24 @@ from typing import TypedDict
 from tilefit.match.matcher import Confidence
 
 
-class MeasuredView(TypedDict):
+class PopulationView(TypedDict):
+    name: str
+    rule: str
+    rate: float
+    n: int
+    fixed: int
+    n_by_target: dict[str, int]
+    fixed_by_target: dict[str, int]
+    tools: dict[str, str]
+    command: str
+    source: str
+
+
+class _MeasuredPopulations(TypedDict, total=False):
+    populations: list[PopulationView]  # only when the fix was measured on real libraries' configs
+
+
+class MeasuredView(_MeasuredPopulations):
     rate: float
     n: int
     fixed: int
