@@ -211,6 +211,23 @@ def _to_match(text: str, c: _Candidate, offset: int) -> Match:
     )
 
 
+def _with_prose_numbers(text: str, m: Match, c: _Candidate) -> Match:
+    """A numberless partial or inferred match of a size resource takes the sizes the prose around it states.
+
+    Read once per distinct match of a window (numberless matches of one entry are one), within a bounded reach.
+    """
+    if m.required is not None or m.limit is not None or m.entry.confidence == "exact":
+        return m
+    from tilefit.match.prose import numbers_near, prose_rules
+
+    if m.entry.resource not in prose_rules().resources:
+        return m
+    required, limit = numbers_near(text, c.start, c.end)
+    if required is None and limit is None:
+        return m
+    return dataclasses.replace(m, required=required, limit=limit)
+
+
 def _hits(text: str, kb: KnowledgeBase, targets: TargetSet, lo: int, hi: int) -> list[_Candidate]:
     """Every hit of every entry that starts in text[lo:hi], after overlaps, requirements and refinements."""
     lower = text.lower()
@@ -251,10 +268,8 @@ def match_window(
         key = (c.entry.id, tuple(sorted(c.groups.items())))
         counts[key] = counts.get(key, 0) + n
         firsts.setdefault(key, (c, at))
-    return [
-        dataclasses.replace(_to_match(source, c, offset + at - c.start), count=counts[k])
-        for k, (c, at) in firsts.items()
-    ]
+    found = ((k, c, _to_match(source, c, offset + at - c.start)) for k, (c, at) in firsts.items())
+    return [dataclasses.replace(_with_prose_numbers(source, m, c), count=counts[k]) for k, c, m in found]
 
 
 def match(text: str, kb: KnowledgeBase, targets: TargetSet | None = None) -> list[Match]:

@@ -52,4 +52,11 @@ def summarise(ms: Sequence[Match]) -> list[Match]:
     numbered = {m.entry.id for m in ms if m.required is not None or m.limit is not None}
     ms = [m for m in ms if m.required is not None or m.limit is not None or m.entry.id not in numbered]
     specific = [m for m in ms if not m.entry.fallback]
-    return specific if specific else list(ms)
+    if not specific:
+        return list(ms)
+    # A fallback that states the numbers a numberless specific match of the same resource lacks keeps them:
+    # "cudaErrorInvalidConfiguration" names no size, "larger than the 1024 threads-per-block limit" does.
+    counted = {m.entry.resource for m in specific if m.required is not None or m.limit is not None}
+    bare = {m.entry.resource for m in specific} - counted
+    return [m for m in ms if not m.entry.fallback or (
+        m.entry.resource in bare and (m.required is not None or m.limit is not None))]

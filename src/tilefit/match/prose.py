@@ -1,0 +1,63 @@
+"""Sizes stated in prose near a numberless match (rules in data/prose_numbers.yaml).
+
+A framework's own wording, an issue title or a PR description often gives the two numbers without any error
+line tilefit knows: "Exceeds maximum shared memory available. (49152 bytes) ... 75940 bytes of shared memory
+needed". Only partial or inferred matches of a size resource are read this way, each once (numberless matches
+of one entry collapse into one), within a bounded reach, so the cost does not grow with the log.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from importlib import resources
+
+from tilefit.units import parse_size
+from tilefit.yamlio import load_yaml
+
+
+@dataclasses.dataclass(frozen=True)
+class ProseRules:
+    reach: int
+    resources: frozenset[str]
+    required: tuple[re.Pattern[str], ...]
+    limit: tuple[re.Pattern[str], ...]
+
+
+@functools.lru_cache(maxsize=1)
+def prose_rules() -> ProseRules:
+    raw = load_yaml(resources.files("tilefit") / "data" / "prose_numbers.yaml")
+    size = raw["size"]
+    flags = re.IGNORECASE
+    return ProseRules(
+        reach=int(raw["reach"]),
+        resources=frozenset(raw["resources"]),
+        required=(re.compile(raw["required_before"] + size, flags), re.compile(size + raw["required_after"], flags)),
+        limit=(re.compile(raw["limit_before"] + size + "(?!" + raw["not_limit"] + ")", flags),
+               re.compile(size + raw["limit_after"], flags)),
+    )
+
+
+def _size(m: re.Match[str] | None) -> int | None:
+    if m is None:
+        return None
+    parsed = parse_size(m.group("n").replace(",", "") + m.group("u"))
+    return parsed[0] if parsed else None
+
+
+def _first(patterns: tuple[re.Pattern[str], ...], text: str) -> re.Match[str] | None:
+    found = [m for m in (p.search(text) for p in patterns) if m]
+    return min(found, key=lambda m: m.start("n")) if found else None
+
+
+def numbers_near(text: str, start: int, end: int) -> tuple[int | None, int | None]:
+    """(required, limit) stated in prose within the rules' reach of text[start:end]; None where not stated."""
+    rules = prose_rules()
+    window = text[max(0, start - rules.reach): end + rules.reach]
+    required_m = _first(rules.required, window)
+    limit_m = _first(rules.limit, window)
+    required, limit = _size(required_m), _size(limit_m)
+    if required_m is not None and limit_m is not None and required_m.start("n") == limit_m.start("n"):
+        return required, None  # one size read both ways: keep the nearer reading, which is the requirement
+    return required, limit

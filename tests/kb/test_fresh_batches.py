@@ -1,0 +1,138 @@
+"""Fresh batches 3-10 (tests/data/corpus/fresh{3,...,10}_logs.jsonl): 227 real logs collected for issue 13.
+
+Protocol (BENCHMARKS.md, "Fresh batches 3-10"): each batch was collected, labelled and committed with the blind
+result of the code of that moment before anything changed for it. fresh-3 was split into `tune` and `heldout`;
+patterns were first written from `tune` misses only (held-out 28/42 -> 31/42), then from the held-out misses
+too, so its held-out set is no longer blind. fresh-4 to fresh-10 (`split: blind`) were each measured blind
+once (16/29, 18/26, 15/20, 10/14, 7/9, 20/27, 11/18) and then learned from. These tests keep what was learnt:
+every `tune` and `blind` log is recognised (but the few KNOWN_MISSES), no look-alike is on chip, and the fresh-3
+held-out rate does not fall.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tilefit.kb.repository import load_kb
+from tilefit.match.judge import recognised as judged
+from tilefit.match.matcher import match
+from tilefit.match.prose import numbers_near
+
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "corpus"
+FILES = [CORPUS / f"fresh{n}_logs.jsonl" for n in (3, 4, 5, 6, 7, 8, 9, 10)]
+RECORDS = [json.loads(line) for path in FILES for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+KB = load_kb()
+# fresh-3 held-out after the fixes (39/42; 28/42 blind on main, 31/42 after the tune-only fixes).
+HELDOUT_FLOOR = 39 / 42
+
+
+def _id(record: dict[str, Any]) -> str:
+    return str(record["url"]).split("://")[-1].split("/", 1)[-1]
+
+
+def recognised(record: dict[str, Any]) -> bool:
+    return judged(record, KB)
+
+
+# Blind logs that no general rule reads yet (a rule for each would only fit that one log).
+KNOWN_MISSES = {
+    # "Check max threadgroup size before launching mapreduce kernel": the failure is only hinted at on a later line
+    # ("does under macOS 26 shader validation")
+    "https://github.com/JuliaGPU/Metal.jl/pull/698",
+}
+
+
+def test_known_misses_are_few_and_still_missed() -> None:
+    assert len(KNOWN_MISSES) <= 3
+    assert not [r["url"] for r in RECORDS if r["url"] in KNOWN_MISSES and recognised(r)]
+
+
+@pytest.mark.parametrize(
+    "record", [r for r in RECORDS if r["split"] in ("tune", "blind") and r["url"] not in KNOWN_MISSES], ids=_id
+)
+def test_learnt_logs_are_recognised(record: dict[str, Any]) -> None:
+    assert recognised(record), [(m.entry.id, m.required, m.limit) for m in match(record["log"], KB)]
+
+
+@pytest.mark.parametrize("record", [r for r in RECORDS if r["resource"] == "off-chip"], ids=_id)
+def test_look_alikes_stay_off_chip(record: dict[str, Any]) -> None:
+    assert recognised(record), [(m.entry.id, m.entry.resource) for m in match(record["log"], KB)]
+
+
+def test_fresh3_heldout_rate() -> None:
+    heldout = [r for r in RECORDS if r["split"] == "heldout"]
+    hits = [r for r in heldout if recognised(r)]
+    print(f"fresh-3 held-out: {len(hits)}/{len(heldout)}")
+    assert len(heldout) >= 40 and len(hits) / len(heldout) >= HELDOUT_FLOOR
+
+
+def test_heldout_logs_never_became_examples() -> None:
+    examples = {x.source for e in KB for x in e.examples}
+    assert not [r["url"] for r in RECORDS if r["split"] == "heldout" and r["url"] in examples]
+
+
+def test_batches_are_fresh_and_sourced() -> None:
+    mine = {path.name for path in FILES}
+    others = {
+        json.loads(line)["url"]
+        for path in CORPUS.glob("*.jsonl") if path.name not in mine
+        for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+    }
+    urls = [r["url"] for r in RECORDS]
+    assert len(urls) == len(set(urls)) >= 150
+    assert not set(urls) & others
+    assert all(u.startswith(("https://", "http://")) for u in urls)
+    assert sum(r["resource"] == "off-chip" for r in RECORDS) >= 0.25 * len(RECORDS)
+
+
+@pytest.mark.parametrize(("text", "required", "limit"), [
+    # libdnn: the limit in parentheses after "maximum ... available", the need before "needed"
+    ("Exceeds maximum shared memory available. (49152 bytes)\nkernel = (100, 92) => 75940 bytes of shared "
+     "memory needed.", 75940, 49152),
+    # tokamax: "opt-in shared memory is N B", "asks XLA for M B"
+    ("per-block opt-in shared memory is 101376 B (99 KiB), a float32 GLU therefore asks XLA for 114688 B and "
+     "compilation fails.", 114688, 101376),
+    # dxvk: "use more than 32kB" is a threshold, not the requirement; the limit follows a max* name
+    # sglang#29897: "193KB request vs 99KB limit"; a software budget is not the device limit
+    ("pipeline sized against a hardcoded 192KB smem budget (193KB request vs 99KB limit)", 197632, 101376),
+    # sglang#38980: sizes with thousands separators, "-byte"
+    ("requested 106,752 bytes of shared memory against the device's 101,376-byte limit", 106752, 101376),
+    ("beyond the limit we advertise in maxComputeSharedMemorySize, which is 48kB. What's strange is that this "
+     "shader appears to use more than 32kB of group shared memory. As it stands it needs 100,352 bytes of memory.",
+     100352, 49152),
+])
+def test_prose_numbers(text: str, required: int, limit: int) -> None:
+    assert numbers_near(text, 0, len(text)) == (required, limit)
+
+
+@pytest.mark.parametrize("text", [
+    # host shared memory named by a source file, with CUDA's invalid argument
+    "[F byteps/common/shared_memory.cc:39] Check failed: e == cudaSuccess || e == cudaErrorCudartUnloading "
+    "CUDA: invalid argument",
+    # a wrong index into a __shared__ array
+    "Shared memory reference may out of index. The maximum possible index is threadPos + 63*128; Which exceeds "
+    "the size of shared memory.",
+    # the grid, not the block, is too large
+    "MIOpen Error: hipoc_kernel.cpp:106: Failed to launch kernel: invalid configuration argument\nThis seems to be "
+    "because the amount of data to be processed exceeds the maximum grid size per dimension.",
+    # Ray's object store in /dev/shm
+    "Plasma store uses more shared memory than object_store_memory sometimes when spilling; SIGBUS while my "
+    "/dev/shm size was 120GB",
+])
+def test_look_alike_wordings_stay_off_chip(text: str) -> None:
+    assert not [m.entry.id for m in match(text, KB) if m.entry.on_chip]
+
+
+def test_explain_reports_what_the_matcher_judged() -> None:
+    """The CLI's path (tilefit.explain: windows, diagnosis) gives every labelled log the matches, numbers included,
+    that the judgement above read from match(): prose numbers are not a benchmark-only feature."""
+    from tilefit.report import explain
+
+    for record in RECORDS:
+        judged_by_matcher = [(m.entry.id, m.required, m.limit) for m in match(record["log"], KB)]
+        reported = [(d.match.entry.id, d.match.required, d.match.limit) for d in explain(record["log"]).diagnoses]
+        assert reported == judged_by_matcher, record["url"]
