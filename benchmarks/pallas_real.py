@@ -20,6 +20,7 @@ import json
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -51,14 +52,19 @@ CASES: dict[str, tuple[PallasKernel, list[dict[str, int]]]] = {
     "gmm": (shipped.gmm, _c(
         "tm,tk,tn", (128, 128, 128), (256, 512, 512), (512, 512, 512), (512, 1024, 1024),
         (1024, 1024, 1024), (1024, 2048, 1024), (2048, 1024, 2048), (1024, 4096, 1024),
-        (2048, 2048, 2048), (512, 4096, 4096))),
+        (2048, 2048, 2048), (512, 4096, 4096),
+        # from tokamax's tuned tiling tables (GMM_TILING_TUNED_LUT), tiles that divide K = N = 4096
+        (1024, 128, 256), (1024, 256, 1024), (256, 1024, 2048), (256, 2048, 1024), (512, 1024, 2048))),
     "paged": (shipped.paged, _c(
         "page_size,pages_per_compute_block", (16, 8), (16, 32), (16, 128), (64, 16), (64, 64),
         (64, 256), (128, 32), (128, 128), (256, 64), (256, 256))),
     "tokamax": (shipped.tokamax_ragged_dot, _c(
         "tm,tk,tn,input_buffer_count", (128, 128, 128, 2), (512, 512, 512, 2), (512, 512, 512, 3),
         (1024, 1024, 1024, 2), (1024, 1024, 1024, 3), (1024, 2048, 1024, 2), (2048, 1024, 2048, 2),
-        (2048, 2048, 2048, 2), (512, 4096, 4096, 2), (4096, 4096, 4096, 2))),
+        (2048, 2048, 2048, 2), (512, 4096, 4096, 2), (4096, 4096, 4096, 2),
+        # its tuned tiling tables (GMM_TILING_TUNED_LUT), tiles that divide K = N = 4096
+        (1024, 128, 256, 3), (256, 1024, 2048, 2), (512, 1024, 2048, 3), (1024, 256, 1024, 3),
+        (256, 2048, 1024, 3))),
     # not used to fit the model: the check on a family it was not tuned on (v5e)
     "ragged_paged": (shipped.ragged_paged, _c(
         "kv_pages_per_block,queries_per_block", (8, 16), (8, 32), (16, 16), (16, 32), (16, 64), (32, 32),
@@ -107,10 +113,13 @@ def _rows(path: Path | None) -> dict[tuple[str, str, str], dict[str, Any]]:
 
 
 def run(out: Path, kernels: list[str], targets: list[str], plain_from: Path | None = None,
-        analytic: bool = True) -> None:
+        analytic: bool = True, only: list[int] | None = None, upto: int | None = None) -> None:
     """Rows not yet in `out`; the plain compile is taken from `plain_from` where it has the row (it does not
-    depend on tilefit), the analytic column is left for `--refresh-analytic` with `analytic=False`."""
+    depend on tilefit), the analytic column is left for `--refresh-analytic` with `analytic=False`. `only`:
+    the configs (indices into the kernel's list) to run; `upto`: stop a kernel on a generation once `out`
+    has that many of its rows."""
     done = set(_rows(out))
+    have = Counter((k[0], k[1]) for k in done)
     plains = {k: r["plain"] for k, r in _rows(plain_from).items()}
     topo = TopologyCache()
     with out.open("a") as fh, quiet_libtpu():
@@ -118,7 +127,9 @@ def run(out: Path, kernels: list[str], targets: list[str], plain_from: Path | No
             for name in kernels:
                 kernel, configs = CASES[name]
                 est = PallasEstimator(kernel)
-                for cfg in configs:
+                for i, cfg in enumerate(configs):
+                    if (only is not None and i not in only) or (upto is not None and have[name, target] >= upto):
+                        continue
                     key = (name, target, json.dumps(cfg, sort_keys=True))
                     if key in done:
                         continue
@@ -127,6 +138,7 @@ def run(out: Path, kernels: list[str], targets: list[str], plain_from: Path | No
                            "exact": _usage(est, cfg, target, "exact"),
                            "plain": plains.get(key) or _plain(kernel, cfg, target, topo)}
                     fh.write(json.dumps(row) + "\n")
+                    have[name, target] += 1
                     fh.flush()
                     print(name, target, cfg, row["exact"]["bytes"], row["exact"]["compiles"],
                           row["plain"]["outcome"], flush=True, file=sys.__stdout__)
@@ -216,6 +228,8 @@ def main() -> None:
     p.add_argument("--rows", action="store_true", help="print every row as a Markdown table")
     p.add_argument("--refresh-analytic", action="store_true", help="recompute only the analytic column")
     p.add_argument("--plain-from", type=Path, help="rows whose plain compiles to reuse")
+    p.add_argument("--configs", help="indices into each kernel's configs to run, e.g. 10-14 or 0,3")
+    p.add_argument("--upto", type=int, help="stop a kernel on a generation once the file has this many rows")
     p.add_argument("--no-analytic", action="store_true", help="leave the analytic column to --refresh-analytic")
     a = p.parse_args()
     if a.refresh_analytic:
@@ -224,7 +238,17 @@ def main() -> None:
     if a.report or a.rows:
         print(report(a.out) if a.report else rows_table(a.out))
         return
-    run(a.out, a.kernels.split(","), a.targets.split(","), a.plain_from, not a.no_analytic)
+    run(a.out, a.kernels.split(","), a.targets.split(","), a.plain_from, not a.no_analytic,
+        _indices(a.configs) if a.configs else None, a.upto)
+
+
+def _indices(text: str) -> list[int]:
+    """'10-14,2' -> [10, 11, 12, 13, 14, 2]."""
+    out: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out += range(int(lo), int(hi or lo) + 1)
+    return out
 
 
 if __name__ == "__main__":
