@@ -14,7 +14,7 @@ from tilefit.diagnosis.advice import Advice, Facts, advise
 from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase
 from tilefit.match.extract import ContextIndex, ContextRules
-from tilefit.match.matcher import Match, match_window
+from tilefit.match.matcher import Match, inferred, match_window
 from tilefit.match.tally import Tally
 from tilefit.match.window import windows
 from tilefit.targets import Target, TargetSet
@@ -115,12 +115,17 @@ def diagnose_pieces(
     """Match and diagnose a log given as clean text pieces; each distinct error is diagnosed where first seen."""
     tally = Tally(limit=max_distinct)
     found: dict[tuple[str, int | None, int | None], Diagnosis] = {}
+    guess: Diagnosis | None = None  # the general layer's answer, kept while no entry has matched
     for text, lo, hi, offset in windows(pieces):
         index = rules.index(text)
         for m in match_window(text, kb, targets, lo, hi, offset):
             if tally.add(m):
                 found[_key(m)] = diagnose(text, m, targets, rules, offset, index)
+        if not found and guess is None:
+            guess = next((diagnose(text, m, targets, rules, offset, index) for m in inferred(text, kb, offset)), None)
     diagnoses = tuple(dataclasses.replace(found[_key(m)], match=m) for m in tally.result())
+    if not diagnoses and guess is not None:
+        diagnoses = (guess,)
     return Explanation(diagnoses, omitted=tally.omitted)
 
 

@@ -281,4 +281,25 @@ def match(text: str, kb: KnowledgeBase, targets: TargetSet | None = None) -> lis
     for window, lo, hi, offset in windows(text[i:i + CHUNK] for i in range(0, len(text), CHUNK)):
         for m in match_window(window, kb, targets, lo, hi, offset):
             tally.add(m)
-    return tally.result()
+    return tally.result() or inferred(text, kb)
+
+
+def inferred(text: str, kb: KnowledgeBase, offset: int = 0) -> list[Match]:
+    """When no entry matched at all: the general layer's answer (match.cooccur), with the sizes or counts stated.
+
+    `offset` places a window's text in the whole log, as match_window does.
+    """
+    from tilefit.match.cooccur import counts_near, infer
+    from tilefit.match.prose import numbers_near, prose_rules
+
+    found = infer(text, kb)
+    if found is None:
+        return []
+    if found.entry.resource in prose_rules().resources:
+        required, limit = numbers_near(text, found.start, found.end)
+    else:
+        required, limit = counts_near(text, found)
+    line_start = text.rfind("\n", 0, found.start) + 1
+    return [Match(entry=found.entry, start=offset + found.start, end=offset + found.end,
+                  text=_snippet(text, line_start, found.end + 200),
+                  required=required, limit=limit, approximate=True, confidence="inferred")]
