@@ -54,7 +54,7 @@ def layer_right(record: dict[str, object], kb: KnowledgeBase) -> bool:
         return record["resource"] == "off-chip"
     if found.entry.resource not in str(record["resource"]).split("|"):
         return False
-    got = counts_near(str(record["log"]), found)
+    got = counts_near(str(record["log"]), found.entry.resource, found.start, found.end)
     if found.entry.resource in prose_rules().resources:
         got = numbers_near(str(record["log"]), found.start, found.end)
     wanted = (record["required"], record["limit"])

@@ -78,3 +78,22 @@ def test_linear_on_a_long_log() -> None:
     t0 = time.perf_counter()
     assert infer(text, KB) is None
     assert time.perf_counter() - t0 < 5.0
+
+
+def test_memory_space_errors_are_not_shortages() -> None:
+    """pytorch/helion#2069 (fresh-11, the one look-alike the layer read on chip blind): a value in the wrong TPU
+    memory space is a type error."""
+    text = ("[Pallas] Fix SMEM/VMEM conflict for tensors with mixed access patterns\n\nIf a later access needed a slice, "
+            "the tensor was already in SMEM and would fail with `ValueError: Can only load scalars from SMEM`.")
+    assert infer(text, KB) is None
+
+
+def test_a_long_log_is_read_at_its_head_and_its_tail() -> None:
+    """explain() on a 4 MB log: the layer's answer from the title at the head, or from the last line."""
+    from tilefit.report import explain
+
+    title = "Shader uses too much threadgroup memory on the M1 GPU, the pipeline fails to build\n"
+    noise = "INFO step 1 loss=0.25 lr=1e-4 grad_norm=0.5 ok\n" * 90_000
+    for log, at in ((title + noise, 12), (noise + title, len(noise) + 12)):
+        found = [d.match for d in explain(log).diagnoses]
+        assert [(m.entry.resource, m.confidence, m.start) for m in found] == [("shared-memory", "inferred", at)]

@@ -115,18 +115,35 @@ def diagnose_pieces(
     """Match and diagnose a log given as clean text pieces; each distinct error is diagnosed where first seen."""
     tally = Tally(limit=max_distinct)
     found: dict[tuple[str, int | None, int | None], Diagnosis] = {}
-    guess: Diagnosis | None = None  # the general layer's answer, kept while no entry has matched
+    first: _Window | None = None
+    last: _Window | None = None
     for text, lo, hi, offset in windows(pieces):
         index = rules.index(text)
         for m in match_window(text, kb, targets, lo, hi, offset):
             if tally.add(m):
                 found[_key(m)] = diagnose(text, m, targets, rules, offset, index)
-        if not found and guess is None:
-            guess = next((diagnose(text, m, targets, rules, offset, index) for m in inferred(text, kb, offset)), None)
+        last = (text, offset, index)
+        first = first or last
     diagnoses = tuple(dataclasses.replace(found[_key(m)], match=m) for m in tally.result())
-    if not diagnoses and guess is not None:
-        diagnoses = (guess,)
+    if not diagnoses:  # the general layer reads the log's first and last window (match.cooccur.infer)
+        diagnoses = _guess(first, last, kb, targets, rules)
     return Explanation(diagnoses, omitted=tally.omitted)
+
+
+_Window = tuple[str, int, "ContextIndex"]
+
+
+def _guess(
+    first: _Window | None, last: _Window | None, kb: KnowledgeBase, targets: TargetSet, rules: ContextRules,
+) -> tuple[Diagnosis, ...]:
+    """The general layer's answer when no entry matched: from the first window, else from the last."""
+    for window in (first, last if last is not first else None):
+        if window is None:
+            continue
+        text, offset, index = window
+        for m in inferred(text, kb, offset):
+            return (diagnose(text, m, targets, rules, offset, index),)
+    return ()
 
 
 def exception_text(exc: BaseException) -> str:

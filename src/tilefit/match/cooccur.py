@@ -10,6 +10,7 @@ sizes the prose states nearby. Linear: one scan per resource phrase, then bounde
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import functools
 import re
@@ -19,8 +20,10 @@ from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase
 from tilefit.yamlio import load_yaml
 
-# A log with more phrase hits than this is read up to this many (each hit costs a few bounded regex searches).
-_MAX_HITS = 2000
+# A piece with more phrase hits than this is read up to this many (each hit costs a few bounded regex searches).
+_MAX_HITS = 500
+# How much of a long text's head and of its tail the layer reads (characters).
+READ = 1 << 16
 
 
 @dataclasses.dataclass(frozen=True)
@@ -91,9 +94,22 @@ def _sentence(text: str, start: int, end: int, r: Rules) -> tuple[int, int]:
     return (ends_before[-1] if ends_before else lo), (after.start() if after else hi)
 
 
-def _near(patterns: tuple[re.Pattern[str], ...], text: str, start: int, end: int, reach: int) -> bool:
-    lo, hi = max(0, start - reach), min(len(text), end + reach)
-    return any(p.search(text, lo, hi) for p in patterns)
+class _Places:
+    """Where each context and veto pattern hits in one piece of text, found once; a window asks by bisection."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.starts = text, dict[int, list[int]]()
+
+    def near(self, patterns: tuple[re.Pattern[str], ...], start: int, end: int, reach: int) -> bool:
+        lo, hi = start - reach, end + reach
+        for p in patterns:
+            if id(p) not in self.starts:
+                self.starts[id(p)] = [m.start() for m in p.finditer(self.text)]
+            hits = self.starts[id(p)]
+            k = bisect.bisect_left(hits, lo)
+            if k < len(hits) and hits[k] <= hi:
+                return True
+        return False
 
 
 def _fails(text: str, start: int, end: int, r: Rules) -> bool:
@@ -102,26 +118,25 @@ def _fails(text: str, start: int, end: int, r: Rules) -> bool:
     return bool(r.failure.search(text, a, start) or r.failure.search(text, end, b))
 
 
-def _accepted(text: str, m: re.Match[str], kind: str, v: Vocabulary, entry: Entry, r: Rules) -> bool:
-    if kind != "failing" and not _fails(text, m.start(), m.end(), r):
+def _accepted(places: _Places, m: re.Match[str], kind: str, v: Vocabulary, entry: Entry, r: Rules) -> bool:
+    if kind != "failing" and not _fails(places.text, m.start(), m.end(), r):
         return False
-    if v.needs is not None and not _near((v.needs,), text, m.start(), m.end(), r.context_reach):
+    if v.needs is not None and not places.near((v.needs,), m.start(), m.end(), r.context_reach):
         return False
-    if kind != "strong" and not _near((r.context,), text, m.start(), m.end(), r.context_reach):
+    if kind != "strong" and not places.near((r.context,), m.start(), m.end(), r.context_reach):
         return False
-    vetoes = r.veto + entry.requires.none_of_regexes
-    return not _near(vetoes, text, m.start(), m.end(), r.veto_reach)
+    return not places.near(r.veto + entry.requires.none_of_regexes, m.start(), m.end(), r.veto_reach)
 
 
-def _first(text: str, v: Vocabulary, entry: Entry, r: Rules) -> Inference | None:
+def _first(places: _Places, v: Vocabulary, entry: Entry, r: Rules) -> Inference | None:
     found: list[tuple[int, int]] = []
     for pattern, kind in ((v.strong, "strong"), (v.weak, "weak"), (v.failing, "failing")):
         if pattern is None:
             continue
-        for k, m in enumerate(pattern.finditer(text)):
+        for k, m in enumerate(pattern.finditer(places.text)):
             if k >= _MAX_HITS:
                 break
-            if _accepted(text, m, kind, v, entry, r):
+            if _accepted(places, m, kind, v, entry, r):
                 found.append((m.start(), m.end()))
                 break
     if not found:
@@ -130,24 +145,40 @@ def _first(text: str, v: Vocabulary, entry: Entry, r: Rules) -> Inference | None
     return Inference(entry, start, end)
 
 
-def infer(text: str, kb: KnowledgeBase) -> Inference | None:
-    """The earliest sentence that names an on-chip resource with a failure, or None."""
+def _infer_piece(text: str, kb: KnowledgeBase) -> Inference | None:
     r = rules()
     entries = {e.id: e for e in kb}
+    places = _Places(text)
     for last in (False, True):
         found = [i for v in r.vocabulary if v.entry in entries and v.last == last
-                 for i in [_first(text, v, entries[v.entry], r)] if i is not None]
+                 for i in [_first(places, v, entries[v.entry], r)] if i is not None]
         if found:
             return min(found, key=lambda i: i.start)
     return None
 
 
-def counts_near(text: str, found: Inference) -> tuple[int | None, int | None]:
-    """(required, limit) counts stated in the sentence of an inferred count resource; None where not stated."""
+def infer(text: str, kb: KnowledgeBase) -> Inference | None:
+    """The earliest sentence that names an on-chip resource with a failure, or None.
+
+    Reads the first and the last READ characters of a longer text (a title and its description, the error a run
+    ends with): the cost is bounded whatever the log's size, and a long log's error lines are the knowledge base's.
+    """
+    if len(text) <= 2 * READ:
+        return _infer_piece(text, kb)
+    head = _infer_piece(text[:READ], kb)
+    if head is not None:
+        return head
+    tail = _infer_piece(text[-READ:], kb)
+    shift = len(text) - READ
+    return None if tail is None else dataclasses.replace(tail, start=tail.start + shift, end=tail.end + shift)
+
+
+def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | None, int | None]:
+    """(required, limit) counts stated near text[start:end] for a count resource (threads, registers); else None."""
     r = rules()
-    if found.entry.resource not in r.count_resources:
+    if resource not in r.count_resources:
         return None, None
-    lo, hi = max(0, found.start - r.reach), min(len(text), found.end + r.reach)
+    lo, hi = max(0, start - r.reach), min(len(text), end + r.reach)
     for pattern in r.counts:
         m = pattern.search(text, lo, hi)
         if m:
