@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "kernels"))
-import plugin_spy  # noqa: E402
+import plugin_spy
 
 records = plugin_spy.install()
 

@@ -26,7 +26,7 @@ from typing import Any
 # variable itself (select_algorithm.get_num_workers), so it must be set before torch is imported.
 os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import plugin_spy  # noqa: E402
+import plugin_spy
 
 records = plugin_spy.install()
 

@@ -120,3 +120,27 @@ paged = PallasKernel(build_paged, name="jax_paged_attention", space={
     "page_size": _space(16, 64, 128), "pages_per_compute_block": _space(8, 32, 128)})
 tokamax_ragged_dot = PallasKernel(build_tokamax_ragged_dot, name="tokamax_ragged_dot", space={
     "tm": _space(256, 512, 1024), "tk": _space(512, 1024, 2048), "tn": _space(512, 1024, 2048)})
+
+
+def build_ragged_paged(
+    config: Mapping[str, int], *, tokens: int = 1024, q_heads: int = 32, kv_heads: int = 8, d: int = 128,
+    page_size: int = 16, seqs: int = 16, pages_per_seq: int = 128, dtype: str = "bfloat16",
+) -> Built:
+    """jax.experimental.pallas.ops.tpu.ragged_paged_attention (vLLM's TPU kernel: manual DMA of KV pages
+    into VMEM scratch, inputs in memory_space=ANY, scalar prefetch); not used to fit tilefit's model."""
+    import jax
+    import jax.numpy as jnp
+    from jax.experimental.pallas.ops.tpu.ragged_paged_attention import kernel as rpa
+
+    pages, queries = config["kv_pages_per_block"], config["queries_per_block"]
+    fn = jax.jit(lambda q, kv, lens, idx, cu, n: rpa.ragged_paged_attention(
+        q, kv, lens, idx, cu, n, sm_scale=d ** -0.5, num_kv_pages_per_block=pages,
+        num_queries_per_block=queries))
+    S = jax.ShapeDtypeStruct
+    return fn, (S((tokens, q_heads, d), dtype), S((seqs * pages_per_seq, page_size, 2 * kv_heads, d), dtype),
+                S((seqs,), jnp.int32), S((seqs, pages_per_seq), jnp.int32), S((seqs + 1,), jnp.int32),
+                S((1,), jnp.int32))
+
+
+ragged_paged = PallasKernel(build_ragged_paged, name="jax_ragged_paged_attention", space={
+    "kv_pages_per_block": _space(8, 16, 32, 64), "queries_per_block": _space(16, 32, 64, 128)})

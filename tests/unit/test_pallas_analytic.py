@@ -238,3 +238,44 @@ def test_a_block_with_a_constant_index_map_has_one_buffer() -> None:
     (call,) = trace_layouts(f, args)
     # libtpu 0.0.42.1 on v5e: the (0, 0) block is allocated once (12 MiB, not 16, for this shape)
     assert [(b.name, b.count) for b in call.buffers] == [("input 0", 2), ("input 1", 1), ("output 0", 2)]
+
+
+def test_an_operand_the_program_computes_is_kept_in_vmem_on_v5e_and_v6e_not_v5p() -> None:
+    jax = pytest.importorskip("jax")
+    import jax.numpy as jnp
+    from jax.experimental import pallas as pl
+
+    from tilefit.estimate.pallas_layout import trace_layouts
+
+    def body(x: object, s: object, o: object) -> None:
+        o[...] = x[...] + s[...].astype(jnp.float32)  # type: ignore[index]
+
+    spec = pl.BlockSpec((512, 128), lambda i: (i, 0))
+    call_ = pl.pallas_call(body, grid=(8,), out_shape=jax.ShapeDtypeStruct((4096, 128), "float32"),
+                           in_specs=[spec, spec], out_specs=spec)
+
+    def fn(x: object) -> object:
+        # splash attention's q_sequence: an int32 iota the program computes, not an argument
+        ids = jax.lax.broadcasted_iota(jnp.int32, (4096, 128), 0)
+        return call_(jnp.reshape(x, (4096, 128)), ids)  # a reshape of an argument is still the argument
+
+    (call,) = trace_layouts(fn, (jax.ShapeDtypeStruct((512, 8, 128), "float32"),))
+    assert [(b.name, b.produced) for b in call.buffers] == [("input 0", False), ("input 1", True),
+                                                            ("output 0", False)]
+    # libtpu 0.0.42.1: splash attention's iota is in VMEM (S(1)) at the default limits on v5e and v6e,
+    # so its blocks cost nothing; v5p allocates them (the (128,128) config needs 128 KiB more there)
+    assert [b.name for b in prefetched_inputs(get_target("v5e"), call, 16 * MIB)] == ["input 1"]
+    assert [b.name for b in prefetched_inputs(get_target("v6e"), call, 32 * MIB)] == ["input 1"]
+    assert prefetched_inputs(get_target("v5p"), call, 16 * MIB) == ()
+    assert smallest_limit(get_target("v5e"), call) == smallest_limit(get_target("v5p"), call) - 2 * 512 * 128 * 4
+
+
+@pytest.mark.parametrize(("target", "copies", "expected_mib"), [
+    ("v5e", 1, 4.0), ("v5e", 2, 7.0), ("v5e", 4, 13.0), ("v6e", 2, 6.4), ("v5p", 2, 7.0)])
+def test_unrolled_score_copies_count_at_the_generations_share(target: str, copies: int, expected_mib: float) -> None:
+    from tilefit.estimate.pallas import internal_allowance
+
+    # libtpu's VMEM report, v5e: two unrolled (1024,1024) f32 score copies (splash 1024/2048/1024) spill
+    # 6.2 MiB, four (2048,512) copies (splash 2048/2048/512) 14.6 MiB; v6e spills less (2.9 copies of 4)
+    call = CallLayout("k", (8,), (), None, reduced_value=4 * MIB, largest_value=4 * MIB, reduced_copies=copies)
+    assert internal_allowance(get_target(target), call) == pytest.approx(expected_mib * MIB, abs=4096)

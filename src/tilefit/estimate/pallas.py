@@ -57,6 +57,7 @@ from tilefit.estimate.pallas_model import (
     in_place_inputs,
     internal_allowance,
     prefetched_inputs,
+    roomy_limit,
     scoped_need,
     smallest_limit,
 )
@@ -170,7 +171,7 @@ class PallasEstimator:
             "config": dict(config), "target": tgt.name, "topology": tgt.topology,
             # only what an exact result depends on: the analytic model's shares in tpu.yaml do not count
             "limits": {k: tgt.limit(k) for k in ("vmem_scoped_default", "vmem_physical")},
-            "mode": "exact", "search": 2, "tools": _tool_versions(),
+            "mode": "exact", "search": 3, "tools": _tool_versions(),
         })
 
     def estimate_many(
@@ -275,7 +276,7 @@ class PallasEstimator:
         dependent = bool(in_place_inputs(tgt, call, int(guess * 0.8)))
         with quiet_libtpu(self._show_libtpu):
             m = measure(fn, args, device, in_force=limit, physical=physical, guess=guess, first=first,
-                        limit_dependent=dependent, trace_on_device=on_dev)
+                        limit_dependent=dependent, trace_on_device=on_dev, roomy=roomy_limit(tgt, call, guess))
         if m.error is not None:
             return _failed(tgt, config, mode, m.error, start)
         need = m.bytes or 0

@@ -2,16 +2,20 @@
 
 `jax.experimental.topologies.get_topology_desc(topology_name="v5e:2x2", platform="tpu")` gives devices of
 a real TPU generation; a jit traced with arguments sharded on one of them compiles with libtpu exactly as
-on hardware, E1001 included. libtpu reports no scoped-VMEM size for a kernel that compiles
-(`memory_analysis()` and the dumped buffer assignment show none), so the size comes from E1001: a compile
-at a limit a little below the need prints the size allocated when the limit broke ("Scoped allocation
-with size 18.36M", 0.01 MiB precision), and a second compile at that size rounded up confirms it. The
-size is then known to within the print's rounding (3 tiles of 4 KiB) in two compiles; `measure(...,
-pin=True)` bisects on to the single tile.
+on hardware, E1001 included.
 
-A compile at a limit far below the need prints a partial size (libtpu stops at the first allocation
-that crosses the limit: the 8192^3 matmul with 1024^3 blocks prints 4.00M at a 1 MiB limit, 16.00M at
-8 MiB and its whole 18.36M at 16 MiB), so the first limit is the analytic estimate less 3 %.
+The size: a compile that passes writes libtpu's VMEM report (pallas_report.py), whose scoped block for
+the kernel is the smallest `vmem_limit_bytes` that compiles, to the byte (checked: that limit compiles,
+4 KiB less raises E1001). `measure` compiles at the limit in force (which answers "fits") and reads the
+size there, or, when that raises E1001, at physical VMEM; a second compile at the size confirms it. Two
+compiles, always.
+
+Without a report (libtpu started before tilefit asked for one) the size comes from E1001: a compile at a
+limit a little below the need prints the size allocated when the limit broke ("Scoped allocation with
+size 18.36M", 0.01 MiB precision), and a compile at that size rounded up confirms it. libtpu allocates on
+a stack and stops at the allocation that crosses the limit, so a print at a limit far below the need is
+partial (the 8192^3 matmul with 1024^3 blocks prints 4.00M at a 1 MiB limit, 16.00M at 8 MiB and its
+whole 18.36M at 16 MiB) and costs further compiles; `measure(..., pin=True)` bisects to the 4 KiB tile.
 """
 
 from __future__ import annotations
@@ -27,7 +31,9 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from tilefit.errors import InputError, MissingExtraError
+from tilefit.estimate import pallas_report
 from tilefit.estimate.pallas_layout import TILE_BYTES
+from tilefit.estimate.pallas_report import ScopedReport
 
 _ROUNDING = 5243  # half of 0.01 MiB, the precision of the sizes E1001 prints
 _SCOPED_ENTRY = "tpu/scoped-vmem-e1001"
@@ -45,6 +51,8 @@ class Attempt:
     physical_used: int | None = None
     physical_size: int | None = None
     error: str | None = None
+    reported: int | None = None  # the scoped VMEM libtpu's VMEM report gives (a compile that passed)
+    report: ScopedReport | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,6 +75,7 @@ def _prepare_env() -> None:
     os.environ.setdefault("ALLOW_MULTIPLE_LIBTPU_LOAD", "1")
     os.environ.setdefault("GLOG_minloglevel", "2")
     os.environ.setdefault("TPU_SKIP_MDS_QUERY", "1")
+    pallas_report.enable()  # read when libtpu starts: VMEM reports of every compile (pallas_report.py)
 
 
 @contextlib.contextmanager
@@ -203,10 +212,14 @@ def compile_once(
     try:
         with on_device(device if trace_on_device else None):
             target = fn if limit is None else with_vmem_limit(fn, placed, limit)
-            jax.jit(target).trace(*placed).lower().compile()
+            lowered = jax.jit(target).trace(*placed).lower()
+            pallas_report.clear()
+            lowered.compile()
     except Exception as exc:
+        pallas_report.clear()
         return attempt_from_error(limit or 0, exc)
-    return Attempt(limit=limit or 0, ok=True)
+    report = pallas_report.take()
+    return Attempt(limit=limit or 0, ok=True, reported=report.bytes if report else None, report=report)
 
 
 def _place(arg: Any, sharding: Any) -> Any:
@@ -249,7 +262,7 @@ def error_summary(exc: BaseException) -> str:
 def measure(
     fn: Callable[..., Any], args: Sequence[Any], device: Any, *, in_force: int, physical: int,
     guess: int | None = None, limit_dependent: bool = False, pin: bool = False, trace_on_device: bool = True,
-    first: int | None = None,
+    first: int | None = None, roomy: int | None = None,
 ) -> Measured:
     """The scoped VMEM of `fn` (the smallest limit that compiles) and whether the limit in force holds it.
 
@@ -261,6 +274,14 @@ def measure(
     start = time.perf_counter()
     search = _Search(fn, args, device, physical, tolerance=TILE_BYTES if pin else 2 * _ROUNDING + TILE_BYTES)
     search.trace_on_device = trace_on_device
+    lower = _tiles(guess) if limit_dependent and guess else None
+    reported = _from_reports(search, in_force, roomy or physical, lower)
+    if reported is not None:
+        return dataclasses.replace(reported, seconds=time.perf_counter() - start)
+    if search.over or search.last_error is not None:
+        size = search.run()
+        return Measured(size, search.over, search.reported, search.compiles, time.perf_counter() - start, None,
+                        search.last_error, search.lo if size is not None else None)
     start_at = _tiles(first) if first else _tiles(guess * 0.97) if guess else in_force
     search.probe(min(max(start_at, TILE_BYTES), physical or start_at))
     size = search.run()
@@ -272,6 +293,53 @@ def measure(
         size, search.over, search.reported, search.compiles, time.perf_counter() - start, fits,
         search.last_error, low,
     )
+
+
+def _from_reports(search: _Search, in_force: int, top: int, lower: int | None = None) -> Measured | None:
+    """At most two compiles with libtpu's VMEM report (pallas_report.py): None when it is not written.
+
+    First at the limit in force, which answers "fits" directly: a compile that passes reports its size
+    and a second compile at that size confirms it (where a lower limit lets XLA place more inputs in
+    VMEM, the second report can be smaller and is the answer). A compile that fails (E1001) writes no
+    report, so the second compile is at `top`: physical VMEM, or below it where XLA needs room to place
+    the inputs the model reads in place (`roomy_limit`); the kernel fits there unless it cannot fit.
+    `lower` (tpu7x, where the model expects XLA to keep more inputs in VMEM at a lower limit): the
+    confirming compile goes there when it is below the size found, since the smallest limit that compiles
+    can be far below it (two 16 MiB inputs, 8 MiB blocks: 32 MiB at a 32 MiB limit, 16 MiB at 16-22 MiB).
+    """
+    physical = search.physical
+    if not pallas_report.active():
+        return None
+    first = search.probe(in_force)
+    if first.error is not None or first.physical_used is not None:
+        return None  # the search reports the error or the physical overrun
+    if first.ok:
+        if first.reported is None:
+            return None
+        at = _tiles(first.reported)
+        going_lower = lower is not None and lower < at
+        second = search.probe(lower if going_lower and lower else at)
+        if second.ok:
+            return _exactly(search, second.reported or second.limit, fits=True)
+        if going_lower and second.error is None and second.physical_used is None:
+            # the need never grows as the limit falls (more room for XLA's inputs), so the size found at the
+            # limit in force compiles at that size: the smallest limit is in (the failed limit, that size]
+            low = max(second.limit, (second.scoped_size or 0) - _ROUNDING - 1)
+            return Measured(at, False, None, search.compiles, 0.0, True, None, min(low, at - TILE_BYTES))
+        return None  # the report was not the need there: search on from what is known
+    if top <= in_force:
+        return None
+    second = search.probe(top)
+    if second.ok and second.reported is not None:
+        return _exactly(search, second.reported, fits=False)
+    if second.scoped_size is not None and top >= physical:  # E1001 at physical VMEM: no limit fits it
+        search.over, search.reported = True, physical
+    return None
+
+
+def _exactly(search: _Search, size: int, *, fits: bool) -> Measured:
+    """The size libtpu reported (a compile at it passed; VMEM is allocated in 4 KiB tiles)."""
+    return Measured(size, False, None, search.compiles, 0.0, fits, None, size - TILE_BYTES)
 
 
 def _fits(search: _Search, size: int, in_force: int, limit_dependent: bool) -> bool | None:

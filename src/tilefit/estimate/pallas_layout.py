@@ -52,6 +52,7 @@ class Buffer:
     array_shape: tuple[int, ...] = ()
     contiguous: bool = False  # the block is one contiguous run of the array's tiled layout
     block: tuple[int | None, ...] = ()  # full-rank block shape, None for a squeezed dim
+    produced: bool = False  # an input computed by an XLA op in the same program (not a program argument)
 
     @property
     def array_bytes(self) -> int:
@@ -84,6 +85,7 @@ class CallLayout:
     vmem_limit_bytes: int | None
     reduced_value: int = 0  # padded bytes of the biggest value a reduction reads in the kernel body
     largest_value: int = 0  # padded bytes of the biggest array value the kernel body computes
+    reduced_copies: int = 1  # unrolled loop iterations that each keep such a value
     unsure: tuple[str, ...] = ()  # what the model could not see exactly (analytic mode asks libtpu then)
 
     @property
@@ -170,20 +172,48 @@ def trace_layouts(fn: Callable[..., Any], args: Sequence[Any]) -> list[CallLayou
     import jax
 
     closed = jax.jit(fn).trace(*args).jaxpr
-    calls = list(_pallas_eqns(closed.jaxpr))
+    calls = list(_pallas_eqns(closed.jaxpr, set()))
     if not calls:
         raise InputError("the kernel function contains no pallas_call")
-    return [_layout(eqn, i) for i, eqn in enumerate(calls)]
+    return [_layout(eqn, i, made) for i, (eqn, made) in enumerate(calls)]
 
 
-def _pallas_eqns(jaxpr: Any) -> Iterator[Any]:
-    """Every pallas_call equation, including those inside nested jit/closed calls."""
+# Primitives that XLA turns into a view of their operand (a bitcast), not a new buffer.
+_VIEWS = ("reshape", "squeeze", "expand_dims", "copy", "copy_p")
+
+
+def _pallas_eqns(jaxpr: Any, produced: set[int]) -> Iterator[tuple[Any, tuple[bool, ...]]]:
+    """Every pallas_call equation (nested jit/closed calls included) and which of its inputs are produced.
+
+    An input is "produced" when an XLA op of the program computes it (splash attention's q_sequence is an
+    iota), not when it is a program argument or a view of one. `produced` holds the ids of such variables.
+    """
+    def made(v: Any) -> bool:
+        return type(v).__name__ != "Literal" and id(v) in produced
+
     for eqn in jaxpr.eqns:
         if eqn.primitive.name == "pallas_call":
-            yield eqn
+            yield eqn, tuple(made(v) for v in eqn.invars)
             continue
-        for sub in _sub_jaxprs(eqn.params):
-            yield from _pallas_eqns(sub)
+        subs = list(_sub_jaxprs(eqn.params))
+        if len(subs) == 1 and len(subs[0].invars) == len(eqn.invars):  # a call: arguments map by position
+            inner = {id(w) for v, w in zip(eqn.invars, subs[0].invars, strict=True) if made(v)}
+            yield from _pallas_eqns(subs[0], inner)
+            args_made = [made(v) for v in eqn.invars]
+            # a call's results are computed unless it only forwards an argument
+            produced.update(id(out) for out in eqn.outvars if not _forwards(subs[0], out, eqn, args_made))
+            continue
+        for sub in subs:
+            yield from _pallas_eqns(sub, set())
+        if not (eqn.primitive.name in _VIEWS and eqn.invars and not made(eqn.invars[0])):
+            produced.update(id(out) for out in eqn.outvars)
+
+
+def _forwards(sub: Any, out: Any, eqn: Any, args_made: list[bool]) -> bool:
+    """Whether a call's result `out` is one of its (not produced) arguments passed straight through."""
+    i = list(eqn.outvars).index(out)
+    res = sub.outvars[i] if i < len(sub.outvars) else None
+    return any(res is w and not m for w, m in zip(sub.invars, args_made, strict=True))
 
 
 def _sub_jaxprs(params: dict[str, Any]) -> Iterator[Any]:
@@ -201,19 +231,22 @@ class BlockShapeError(ValueError):
     """A block or scratch shape with a dimension below 1 (a negative or zero block size in the config)."""
 
 
-def _layout(eqn: Any, index: int) -> CallLayout:
+def _layout(eqn: Any, index: int, made: tuple[bool, ...] = ()) -> CallLayout:
     gm = eqn.params["grid_mapping"]
     # a traced grid dim does not make Mosaic double-buffer: megablox gmm with tk = k, tn = n (grid
     # (1, traced, 1)) needs 1.76 MiB on v5e for 256x512 blocks, every block once (libtpu 0.0.42.1)
     grid = tuple(int(g) if isinstance(g, int) else 1 for g in gm.grid)
     steps = math.prod(grid) if grid else 1
     n_in = gm.num_inputs
+    # the call's operands: scalar-prefetch args first, then one per input block mapping
+    made_in = made[gm.num_index_operands:gm.num_index_operands + n_in] if made else ()
     buffers: list[Buffer] = []
     for i, bm in enumerate(gm.block_mappings):
         kind, pos = ("input", i) if i < n_in else ("output", i - n_in)
         buf = _block_buffer(bm, f"{kind} {pos}", kind, steps)
         if buf is not None:
-            buffers.append(buf)
+            produced = kind == "input" and i < len(made_in) and made_in[i]
+            buffers.append(dataclasses.replace(buf, produced=produced) if produced else buf)
     for j, aval in enumerate(gm.scratch_avals):
         if _in_vmem(aval):
             buffers.append(_buffer(f"scratch {j}", aval.shape, aval.dtype, 1, "scratch"))
@@ -226,8 +259,16 @@ def _layout(eqn: Any, index: int) -> CallLayout:
     if scoped:
         unsure.append(f"the kernel allocates {sum(b.bytes for b in scoped)} B in its body (run_scoped / "
                       "emit_pipeline): its internal scratch is not modelled")
-    reduced, largest = _largest_values(body)
-    return CallLayout(name, grid, tuple(buffers), limit, reduced, largest, tuple(unsure))
+    values = _Values()
+    values.scan(body)
+    if values.dmas and not scoped:
+        # JAX's ragged paged attention (vLLM's kernel) copies KV pages into VMEM scratch with its own
+        # DMAs in a loop: libtpu 0.0.42.1 on v5e spills 2.5 MiB of its values (16 pages x 32 queries)
+        # where the model sees 0.13 MiB, so analytic mode asks libtpu for the fit
+        unsure.append(f"the kernel runs its own DMAs ({values.dmas} dma_start): the values of its copy "
+                      "loop are not modelled")
+    return CallLayout(name, grid, tuple(buffers), limit, values.reduced, values.largest,
+                      reduced_copies=values.copies, unsure=tuple(unsure))
 
 
 def _scoped_buffers(body: Any) -> list[Buffer]:
@@ -253,28 +294,35 @@ def _scoped_buffers(body: Any) -> list[Buffer]:
     return best
 
 
-def _largest_values(body: Any, copies: int = 1) -> tuple[int, int]:
-    """(largest value fed to a reduction, largest value) in the kernel body, nested branches included.
+class _Values:
+    """The kernel body's big values (nested branches and loops included), read for Mosaic's internal scratch.
 
-    Values bigger than the vector register file live in Mosaic's internal scratch, which counts
-    against the scoped limit. A value that a cross-lane reduction reads is kept whole (flash
-    attention's (block_q, block_kv) f32 scores: about their full size, measured); other values are
-    mostly streamed (a matmul's dot result into its accumulator: a fraction, measured). An unrolled
-    loop keeps one copy per unrolled iteration: JAX's flash attention unrolls its block_k loop, and
-    with block_q=2048, block_k_major=2048, block_k=1024 libtpu needs 23.1 MiB on v5e = 7 MiB of blocks
-    + two 8 MiB score copies (E1001 at 16 MiB; one copy would have said 15 MiB and "fits").
+    Values bigger than the vector register file are spilled to VMEM, which counts against the scoped
+    limit (libtpu's VMEM report lists them as "SPILL"). A value that a cross-lane reduction reads is kept
+    whole (flash attention's (block_q, block_kv) f32 scores: about their full size, measured); other
+    values are mostly streamed (a matmul's dot result into its accumulator: a fraction, measured). An
+    unrolled loop keeps more than one copy of its scores (`copies`): JAX's flash attention unrolls its
+    block_k loop, and with block_q=2048, block_k_major=2048, block_k=1024 libtpu needs 23.1 MiB on v5e
+    = 7 MiB of blocks + two 8 MiB score copies.
     """
-    reduced = largest = 0
-    for eqn in body.eqns:
-        sizes = [_value_bytes(v) for v in eqn.outvars]
-        largest = max([largest, *sizes])
-        if eqn.primitive.name.startswith(_REDUCTIONS):
-            reduced = max([reduced, *(copies * _value_bytes(v) for v in eqn.invars)])
-        inner = copies * _unrolled(eqn)
-        for sub in _sub_jaxprs(eqn.params):
-            r, big = _largest_values(sub, inner)
-            reduced, largest = max(reduced, r), max(largest, big)
-    return reduced, largest
+
+    def __init__(self) -> None:
+        self.reduced = self.largest = self.dmas = 0
+        self.copies = 1
+
+    def scan(self, body: Any, copies: int = 1) -> None:
+        for eqn in body.eqns:
+            sizes = [_value_bytes(v) for v in eqn.outvars]
+            self.largest = max([self.largest, *sizes])
+            name = eqn.primitive.name
+            self.dmas += name == "dma_start"
+            if name.startswith(_REDUCTIONS):
+                biggest = max((_value_bytes(v) for v in eqn.invars), default=0)
+                if biggest * copies > self.reduced * self.copies:
+                    self.reduced, self.copies = biggest, copies
+            inner = copies * _unrolled(eqn)
+            for sub in _sub_jaxprs(eqn.params):
+                self.scan(sub, inner)
 
 
 def _unrolled(eqn: Any) -> int:

@@ -10,25 +10,50 @@ from tilefit.targets import Target
 from tilefit.vmem import HEADROOM, MIB, headroom_limit  # the one headroom rule (explain uses it too)
 
 __all__ = ["HEADROOM", "MIB", "advice_limit", "headroom_limit", "in_place_inputs", "internal_allowance",
-           "prefetched_inputs", "scoped_need", "smallest_limit"]
+           "prefetched_inputs", "roomy_limit", "scoped_need", "smallest_limit"]
 
 
 def internal_allowance(target: Target, call: CallLayout) -> int:
-    """Mosaic's internal scratch for a call: measured per-generation shares of its big values.
+    """Mosaic's internal scratch (spilled vector registers) for a call: measured shares of its big values.
 
-    `mosaic_internal_reduced_pct` of the largest value a reduction reads plus `mosaic_internal_value_pct`
-    of the largest other value (tpu.yaml; fitted to libtpu compiles, see BENCHMARKS.md). A value of at most
+    `mosaic_internal_reduced_pct` of the largest value a reduction reads, each further unrolled copy of it
+    at `mosaic_unrolled_copy_pct`; in a kernel without such a value, `mosaic_internal_value_pct` of its
+    largest value. tpu.yaml holds the shares, fitted to libtpu compiles (BENCHMARKS.md). The unrolled
+    share is 75 (60 on v6e): libtpu's VMEM report gives 1.4 to 2.0 score copies' worth of spills for two
+    unrolled iterations (flash attention 1024/1024/512 and 2048/2048/1024 on v5e) and 3.7 for four
+    (splash attention 2048/2048/512 on v5e; 2.9 on v6e). A value of at most
     `mosaic_register_resident_kib` stays in vector registers and counts nothing: flash attention's
-    (128,128) and (64,256) f32 scores and a 128^3 matmul's dot result (64 KiB, 16 vregs) cost 0 bytes on
-    v5e, v5p, v6e and tpu7x; on v4 the (128,128) scores cost about 80 KiB (no entry there).
+    (128,128) and (64,256) f32 scores and a 128^3 matmul's dot result (64 KiB, 16 vregs) cost 0 bytes
+    on v5e, v5p, v6e and tpu7x; on v4 the (128,128) scores cost
+    about 80 KiB (no entry there).
     """
-    reduced_pct = target.limit("mosaic_internal_reduced_pct") or 0
-    value_pct = target.limit("mosaic_internal_value_pct") or 0
     resident = (target.limit("mosaic_register_resident_kib") or 0) * 1024
-    reduced = call.reduced_value if call.reduced_value > resident else 0
-    other = call.largest_value if call.reduced_value == 0 and call.largest_value > resident else 0
-    raw = (reduced_pct * reduced + value_pct * other) // 100
+    if call.reduced_value > resident:
+        copy_pct = target.limit("mosaic_unrolled_copy_pct")
+        copies = 100 + (call.reduced_copies - 1) * (100 if copy_pct is None else copy_pct)
+        raw = (target.limit("mosaic_internal_reduced_pct") or 0) * call.reduced_value * copies // 10000
+    elif call.reduced_value == 0 and call.largest_value > resident:
+        raw = (target.limit("mosaic_internal_value_pct") or 0) * call.largest_value // 100
+    else:
+        raw = 0
     return -(-raw // TILE_BYTES) * TILE_BYTES
+
+
+def _prefetch_pool(target: Target, call: CallLayout) -> tuple[list[Buffer], int | None]:
+    """The inputs XLA may place whole in VMEM before the kernel, and the VMEM it keeps free (KiB).
+
+    tpu7x prefetches program arguments and computed operands alike (`xla_operand_prefetch_reserve_kib`);
+    v5e and v6e place only operands the program computes (`xla_produced_operand_reserve_kib`: splash
+    attention's int32 q_sequence iota is written to VMEM, so its (block_q, 128) blocks cost nothing at
+    the 16/32 MiB defaults, while a compile at the 128 MiB physical limit leaves no room and allocates
+    them); v5p and v4 place none.
+    """
+    inputs = [b for b in call.buffers if b.kind == "input" and b.array_shape]
+    reserve = target.limit("xla_operand_prefetch_reserve_kib")
+    if reserve is not None:
+        return inputs, reserve
+    reserve = target.limit("xla_produced_operand_reserve_kib")
+    return ([b for b in inputs if b.produced], reserve) if reserve is not None else ([], None)
 
 
 def prefetched_inputs(target: Target, call: CallLayout, limit: int) -> tuple[Buffer, ...]:
@@ -39,16 +64,16 @@ def prefetched_inputs(target: Target, call: CallLayout, limit: int) -> tuple[Buf
     (equal sizes in operand order), while they fit in physical VMEM - limit -
     `xla_operand_prefetch_reserve_kib` (10 MiB, measured to the 4 KiB: one 16 MiB f32 input is prefetched
     at a 38 MiB limit and not at 38 MiB + 4 KiB; a 50 MiB one at a 4 MiB limit, 51 MiB not; of 8, 16 and
-    32 MiB inputs at a 10 MiB limit the 8 and 16 MiB ones). v5e and v6e never prefetch (no such entry).
+    32 MiB inputs at a 10 MiB limit the 8 and 16 MiB ones). v5e and v6e place only operands the program
+    computes (`_prefetch_pool`).
     """
-    reserve_kib = target.limit("xla_operand_prefetch_reserve_kib")
+    inputs, reserve_kib = _prefetch_pool(target, call)
     physical = target.limit("vmem_physical") or 0
     if reserve_kib is None or not physical:
         return ()
     budget = physical - limit - reserve_kib * 1024
     chosen: list[Buffer] = []
     used = 0
-    inputs = [b for b in call.buffers if b.kind == "input" and b.array_shape]
     for buf in sorted(inputs, key=lambda b: b.array_bytes):
         if used + buf.array_bytes > budget:
             break
@@ -68,6 +93,21 @@ def in_place_inputs(target: Target, call: CallLayout, limit: int) -> tuple[Buffe
     return tuple(b for b in prefetched_inputs(target, call, limit) if b.contiguous)
 
 
+def roomy_limit(target: Target, call: CallLayout, limit: int) -> int:
+    """The highest scoped limit at which XLA still places in VMEM the inputs read in place at `limit`.
+
+    Exact mode's compile for a kernel that fails at the limit in force goes there (physical VMEM when
+    no input is placed): a higher limit would leave XLA no room and need the inputs' pipeline buffers.
+    """
+    physical = target.limit("vmem_physical") or 0
+    placed = in_place_inputs(target, call, limit)
+    _, reserve_kib = _prefetch_pool(target, call)
+    if not placed or reserve_kib is None:
+        return physical
+    room = physical - reserve_kib * 1024 - sum(b.array_bytes for b in prefetched_inputs(target, call, limit))
+    return max(room // TILE_BYTES * TILE_BYTES, limit)
+
+
 def scoped_need(target: Target, call: CallLayout, limit: int) -> int:
     """Scoped VMEM the call needs when compiled with scoped limit `limit`."""
     skip = in_place_inputs(target, call, limit)
@@ -81,9 +121,10 @@ def smallest_limit(target: Target, call: CallLayout) -> int:
     answer is one of the needs with the first k inputs (in prefetch order) read in place.
     """
     full = call.block_bytes + internal_allowance(target, call)
-    if target.limit("xla_operand_prefetch_reserve_kib") is None:
+    inputs, reserve_kib = _prefetch_pool(target, call)
+    if reserve_kib is None:
         return full
-    order = sorted((b for b in call.buffers if b.kind == "input" and b.array_shape), key=lambda b: b.array_bytes)
+    order = sorted(inputs, key=lambda b: b.array_bytes)
     candidates = {full}
     saved = 0
     for buf in order:
