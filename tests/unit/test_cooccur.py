@@ -83,8 +83,8 @@ def test_linear_on_a_long_log() -> None:
 def test_memory_space_errors_are_not_shortages() -> None:
     """pytorch/helion#2069 (fresh-11, the one look-alike the layer read on chip blind): a value in the wrong TPU
     memory space is a type error."""
-    text = ("[Pallas] Fix SMEM/VMEM conflict for tensors with mixed access patterns\n\nIf a later access needed a slice, "
-            "the tensor was already in SMEM and would fail with `ValueError: Can only load scalars from SMEM`.")
+    text = ("[Pallas] Fix SMEM/VMEM conflict for tensors with mixed access patterns\n\nIf a later access needed a "
+            "slice, the tensor was already in SMEM and would fail with `ValueError: Can only load scalars from SMEM`.")
     assert infer(text, KB) is None
 
 
