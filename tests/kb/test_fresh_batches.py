@@ -1,10 +1,11 @@
-"""Fresh batches 3-10 (tests/data/corpus/fresh{3,...,10}_logs.jsonl): 227 real logs collected for issue 13.
+"""Fresh batches 3-11 (tests/data/corpus/fresh{3,...,11}_logs.jsonl): 271 real logs collected for issue 13.
 
-Protocol (BENCHMARKS.md, "Fresh batches 3-10"): each batch was collected, labelled and committed with the blind
+Protocol (BENCHMARKS.md, "Fresh batches 3-11"): each batch was collected, labelled and committed with the blind
 result of the code of that moment before anything changed for it. fresh-3 was split into `tune` and `heldout`;
 patterns were first written from `tune` misses only (held-out 28/42 -> 31/42), then from the held-out misses
-too, so its held-out set is no longer blind. fresh-4 to fresh-10 (`split: blind`) were each measured blind
-once (16/29, 18/26, 15/20, 10/14, 7/9, 20/27, 11/18) and then learned from. These tests keep what was learnt:
+too, so its held-out set is no longer blind. fresh-4 to fresh-11 (`split: blind`) were each measured blind
+once (16/29, 18/26, 15/20, 10/14, 7/9, 20/27, 11/18, 34/44) and then learned from. These tests keep what
+was learnt:
 every `tune` and `blind` log is recognised (but the few KNOWN_MISSES), no look-alike is on chip, and the fresh-3
 held-out rate does not fall.
 """
@@ -23,11 +24,12 @@ from tilefit.match.matcher import match
 from tilefit.match.prose import numbers_near
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "corpus"
-FILES = [CORPUS / f"fresh{n}_logs.jsonl" for n in (3, 4, 5, 6, 7, 8, 9, 10)]
+FILES = [CORPUS / f"fresh{n}_logs.jsonl" for n in (3, 4, 5, 6, 7, 8, 9, 10, 11)]
 RECORDS = [json.loads(line) for path in FILES for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 KB = load_kb()
-# fresh-3 held-out after the fixes (39/42; 28/42 blind on main, 31/42 after the tune-only fixes).
-HELDOUT_FLOOR = 39 / 42
+# fresh-3 held-out after the fixes (40/42 with the general layer; 39/42 before it; 28/42 blind on main, 31/42
+# after the tune-only fixes).
+HELDOUT_FLOOR = 40 / 42
 
 
 def _id(record: dict[str, Any]) -> str:
@@ -38,12 +40,19 @@ def recognised(record: dict[str, Any]) -> bool:
     return judged(record, KB)
 
 
-# Blind logs that no general rule reads yet (a rule for each would only fit that one log).
+# Blind logs that no general rule reads yet (a rule for each would only fit that one log). Metal.jl#698 ("Check
+# max threadgroup size before launching") was one until the general layer (match/cooccur.py) read it.
 KNOWN_MISSES = {
-    # "Check max threadgroup size before launching mapreduce kernel": the failure is only hinted at on a later line
-    # ("does under macOS 26 shader validation")
-    "https://github.com/JuliaGPU/Metal.jl/pull/698",
+    # TMEM is named in the title only; the failure sentence speaks of "columns" ("608 of the 512 columns a CTA has")
+    "https://github.com/tile-ai/tilelang/pull/2831",
+    # the sizes are stated after an arithmetic expression ("requires ((256 * 32 * 4) + ...) * 4 = 163840 bytes")
+    "https://github.com/NVIDIA/cutlass/issues/617",
+    # "excessively register bound ... we use shared memory to help offload": shared memory is the fix, not the fault
+    "https://lattice.github.io/quda-ref/v0.9.0/doc/dir_97aefd0d527b934f1d99a682da8fe6a9.html",
 }
+# fresh-11 (tests/data/corpus/fresh11_logs.jsonl): 34/44 blind with the general layer (24/44 without it), 41/44
+# after what was learnt from it.
+FRESH11_FLOOR = 41 / 44
 
 
 def test_known_misses_are_few_and_still_missed() -> None:
@@ -61,6 +70,13 @@ def test_learnt_logs_are_recognised(record: dict[str, Any]) -> None:
 @pytest.mark.parametrize("record", [r for r in RECORDS if r["resource"] == "off-chip"], ids=_id)
 def test_look_alikes_stay_off_chip(record: dict[str, Any]) -> None:
     assert recognised(record), [(m.entry.id, m.entry.resource) for m in match(record["log"], KB)]
+
+
+def test_fresh11_rate() -> None:
+    batch = [r for r in RECORDS if r.get("batch") == "fresh-11"]
+    hits = [r for r in batch if recognised(r)]
+    print(f"fresh-11: {len(hits)}/{len(batch)}")
+    assert len(batch) >= 40 and len(hits) / len(batch) >= FRESH11_FLOOR
 
 
 def test_fresh3_heldout_rate() -> None:

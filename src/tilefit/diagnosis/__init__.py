@@ -14,7 +14,7 @@ from tilefit.diagnosis.advice import Advice, Facts, advise
 from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase
 from tilefit.match.extract import ContextIndex, ContextRules
-from tilefit.match.matcher import Match, match_window
+from tilefit.match.matcher import Match, inferred, match_window
 from tilefit.match.tally import Tally
 from tilefit.match.window import windows
 from tilefit.targets import Target, TargetSet
@@ -115,13 +115,35 @@ def diagnose_pieces(
     """Match and diagnose a log given as clean text pieces; each distinct error is diagnosed where first seen."""
     tally = Tally(limit=max_distinct)
     found: dict[tuple[str, int | None, int | None], Diagnosis] = {}
+    first: _Window | None = None
+    last: _Window | None = None
     for text, lo, hi, offset in windows(pieces):
         index = rules.index(text)
         for m in match_window(text, kb, targets, lo, hi, offset):
             if tally.add(m):
                 found[_key(m)] = diagnose(text, m, targets, rules, offset, index)
+        last = (text, offset, index)
+        first = first or last
     diagnoses = tuple(dataclasses.replace(found[_key(m)], match=m) for m in tally.result())
+    if not diagnoses:  # the general layer reads the log's first and last window (match.cooccur.infer)
+        diagnoses = _guess(first, last, kb, targets, rules)
     return Explanation(diagnoses, omitted=tally.omitted)
+
+
+_Window = tuple[str, int, "ContextIndex"]
+
+
+def _guess(
+    first: _Window | None, last: _Window | None, kb: KnowledgeBase, targets: TargetSet, rules: ContextRules,
+) -> tuple[Diagnosis, ...]:
+    """The general layer's answer when no entry matched: from the first window, else from the last."""
+    for window in (first, last if last is not first else None):
+        if window is None:
+            continue
+        text, offset, index = window
+        for m in inferred(text, kb, offset):
+            return (diagnose(text, m, targets, rules, offset, index),)
+    return ()
 
 
 def exception_text(exc: BaseException) -> str:

@@ -212,17 +212,19 @@ def _to_match(text: str, c: _Candidate, offset: int) -> Match:
 
 
 def _with_prose_numbers(text: str, m: Match, c: _Candidate) -> Match:
-    """A numberless partial or inferred match of a size resource takes the sizes the prose around it states.
+    """A numberless partial or inferred match takes the sizes (or thread/register counts) the prose around it states.
 
     Read once per distinct match of a window (numberless matches of one entry are one), within a bounded reach.
     """
     if m.required is not None or m.limit is not None or m.entry.confidence == "exact":
         return m
+    from tilefit.match.cooccur import counts_near
     from tilefit.match.prose import numbers_near, prose_rules
 
-    if m.entry.resource not in prose_rules().resources:
-        return m
-    required, limit = numbers_near(text, c.start, c.end)
+    if m.entry.resource in prose_rules().resources:
+        required, limit = numbers_near(text, c.start, c.end)
+    else:  # counts of threads or registers stated next to the match ("the maximum threads per block (1024)")
+        required, limit = counts_near(text, m.entry.resource, c.start, c.end)
     if required is None and limit is None:
         return m
     return dataclasses.replace(m, required=required, limit=limit)
@@ -281,4 +283,25 @@ def match(text: str, kb: KnowledgeBase, targets: TargetSet | None = None) -> lis
     for window, lo, hi, offset in windows(text[i:i + CHUNK] for i in range(0, len(text), CHUNK)):
         for m in match_window(window, kb, targets, lo, hi, offset):
             tally.add(m)
-    return tally.result()
+    return tally.result() or inferred(text, kb)
+
+
+def inferred(text: str, kb: KnowledgeBase, offset: int = 0) -> list[Match]:
+    """When no entry matched at all: the general layer's answer (match.cooccur), with the sizes or counts stated.
+
+    `offset` places a window's text in the whole log, as match_window does.
+    """
+    from tilefit.match.cooccur import counts_near, infer
+    from tilefit.match.prose import numbers_near, prose_rules
+
+    found = infer(text, kb)
+    if found is None:
+        return []
+    if found.entry.resource in prose_rules().resources:
+        required, limit = numbers_near(text, found.start, found.end)
+    else:
+        required, limit = counts_near(text, found.entry.resource, found.start, found.end)
+    line_start = text.rfind("\n", 0, found.start) + 1
+    return [Match(entry=found.entry, start=offset + found.start, end=offset + found.end,
+                  text=_snippet(text, line_start, found.end + 200),
+                  required=required, limit=limit, approximate=True, confidence="inferred")]

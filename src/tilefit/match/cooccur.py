@@ -1,0 +1,188 @@
+"""The general layer: a sentence naming an on-chip resource together with a limit or failure (data/cooccur.yaml).
+
+Used only when no knowledge-base entry matched a log at all. The knowledge base knows wordings; this knows
+vocabulary: a resource phrase (shared memory, LDS, SLM, threadgroup memory, VGPRs, threads per block, TMEM, VMEM,
+...) and a failure word (exceeds, too many, out of, not enough, limit, fails, crash, ...) in one sentence, with a
+GPU word near a phrase that is not GPU-only, and no look-alike word (/dev/shm, multiprocessing, NCCL, PostgreSQL,
+CUDA out of memory, ...) near it. The answer is the resource's generic entry at "inferred" confidence, with the
+sizes the prose states nearby. Linear: one scan per resource phrase, then bounded checks per phrase hit.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import functools
+import re
+from importlib import resources
+
+from tilefit.kb.model import Entry
+from tilefit.kb.repository import KnowledgeBase
+from tilefit.yamlio import load_yaml
+
+# A piece with more phrase hits than this is read up to this many (each hit costs a few bounded regex searches).
+_MAX_HITS = 500
+# How much of a long text's head and of its tail the layer reads (characters).
+READ = 1 << 16
+
+
+@dataclasses.dataclass(frozen=True)
+class Vocabulary:
+    resource: str
+    entry: str
+    strong: re.Pattern[str] | None
+    weak: re.Pattern[str] | None
+    needs: re.Pattern[str] | None
+    failing: re.Pattern[str] | None
+    last: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class Rules:
+    reach: int
+    context_reach: int
+    veto_reach: int
+    sentence_end: re.Pattern[str]
+    failure: re.Pattern[str]
+    context: re.Pattern[str]
+    veto: tuple[re.Pattern[str], ...]
+    vocabulary: tuple[Vocabulary, ...]
+    count_resources: frozenset[str]
+    counts: tuple[re.Pattern[str], ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Inference:
+    """One sentence read as an on-chip resource running short: the entry to report and where."""
+
+    entry: Entry
+    start: int
+    end: int
+
+
+def _compile(raw: object) -> re.Pattern[str] | None:
+    return re.compile(str(raw).strip(), re.IGNORECASE) if raw else None
+
+
+@functools.lru_cache(maxsize=1)
+def rules() -> Rules:
+    raw = load_yaml(resources.files("tilefit") / "data" / "cooccur.yaml")
+    flags = re.IGNORECASE
+    return Rules(
+        reach=int(raw["reach"]),
+        context_reach=int(raw["context_reach"]),
+        veto_reach=int(raw["veto_reach"]),
+        sentence_end=re.compile(raw["sentence_end"]),
+        failure=re.compile("|".join(raw["failure"]), flags),
+        context=re.compile(str(raw["context"]).strip(), flags),
+        veto=tuple(re.compile(v, flags) for v in raw["veto"]),
+        count_resources=frozenset(raw["count_resources"]),
+        counts=tuple(re.compile(c, flags) for c in raw["counts"]),
+        vocabulary=tuple(
+            Vocabulary(v["resource"], v["entry"], _compile(v.get("strong")), _compile(v.get("weak")),
+                       _compile(v.get("needs")), _compile(v.get("failing")), bool(v.get("last")))
+            for v in raw["resources"]
+        ),
+    )
+
+
+def _sentence(text: str, start: int, end: int, r: Rules) -> tuple[int, int]:
+    """The sentence around text[start:end], at most `reach` characters either side."""
+    lo, hi = max(0, start - r.reach), min(len(text), end + r.reach)
+    ends_before = [m.end() for m in r.sentence_end.finditer(text, lo, start)]
+    after = r.sentence_end.search(text, end, hi)
+    return (ends_before[-1] if ends_before else lo), (after.start() if after else hi)
+
+
+class _Places:
+    """Where each context and veto pattern hits in one piece of text, found once; a window asks by bisection."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.starts = text, dict[int, list[int]]()
+
+    def near(self, patterns: tuple[re.Pattern[str], ...], start: int, end: int, reach: int) -> bool:
+        lo, hi = start - reach, end + reach
+        for p in patterns:
+            if id(p) not in self.starts:
+                self.starts[id(p)] = [m.start() for m in p.finditer(self.text)]
+            hits = self.starts[id(p)]
+            k = bisect.bisect_left(hits, lo)
+            if k < len(hits) and hits[k] <= hi:
+                return True
+        return False
+
+
+def _fails(text: str, start: int, end: int, r: Rules) -> bool:
+    """A failure word in the phrase's sentence, other than inside the phrase itself."""
+    a, b = _sentence(text, start, end, r)
+    return bool(r.failure.search(text, a, start) or r.failure.search(text, end, b))
+
+
+def _accepted(places: _Places, m: re.Match[str], kind: str, v: Vocabulary, entry: Entry, r: Rules) -> bool:
+    if kind != "failing" and not _fails(places.text, m.start(), m.end(), r):
+        return False
+    if v.needs is not None and not places.near((v.needs,), m.start(), m.end(), r.context_reach):
+        return False
+    if kind != "strong" and not places.near((r.context,), m.start(), m.end(), r.context_reach):
+        return False
+    return not places.near(r.veto + entry.requires.none_of_regexes, m.start(), m.end(), r.veto_reach)
+
+
+def _first(places: _Places, v: Vocabulary, entry: Entry, r: Rules) -> Inference | None:
+    found: list[tuple[int, int]] = []
+    for pattern, kind in ((v.strong, "strong"), (v.weak, "weak"), (v.failing, "failing")):
+        if pattern is None:
+            continue
+        for k, m in enumerate(pattern.finditer(places.text)):
+            if k >= _MAX_HITS:
+                break
+            if _accepted(places, m, kind, v, entry, r):
+                found.append((m.start(), m.end()))
+                break
+    if not found:
+        return None
+    start, end = min(found)
+    return Inference(entry, start, end)
+
+
+def _infer_piece(text: str, kb: KnowledgeBase) -> Inference | None:
+    r = rules()
+    entries = {e.id: e for e in kb}
+    places = _Places(text)
+    for last in (False, True):
+        found = [i for v in r.vocabulary if v.entry in entries and v.last == last
+                 for i in [_first(places, v, entries[v.entry], r)] if i is not None]
+        if found:
+            return min(found, key=lambda i: i.start)
+    return None
+
+
+def infer(text: str, kb: KnowledgeBase) -> Inference | None:
+    """The earliest sentence that names an on-chip resource with a failure, or None.
+
+    Reads the first and the last READ characters of a longer text (a title and its description, the error a run
+    ends with): the cost is bounded whatever the log's size, and a long log's error lines are the knowledge base's.
+    """
+    if len(text) <= 2 * READ:
+        return _infer_piece(text, kb)
+    head = _infer_piece(text[:READ], kb)
+    if head is not None:
+        return head
+    tail = _infer_piece(text[-READ:], kb)
+    shift = len(text) - READ
+    return None if tail is None else dataclasses.replace(tail, start=tail.start + shift, end=tail.end + shift)
+
+
+def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | None, int | None]:
+    """(required, limit) counts stated near text[start:end] for a count resource (threads, registers); else None."""
+    r = rules()
+    if resource not in r.count_resources:
+        return None, None
+    lo, hi = max(0, start - r.reach), min(len(text), end + r.reach)
+    for pattern in r.counts:
+        m = pattern.search(text, lo, hi)
+        if m:
+            groups = m.groupdict()
+            return (int(groups["required"]) if groups.get("required") else None,
+                    int(groups["limit"]) if groups.get("limit") else None)
+    return None, None

@@ -1,0 +1,99 @@
+"""The general layer (tilefit.match.cooccur): a sentence naming an on-chip resource with a failure, read only when
+no knowledge-base entry matched. Texts are real wordings from public issue trackers (named in each comment)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tilefit.kb.repository import load_kb
+from tilefit.match.cooccur import infer
+from tilefit.match.matcher import inferred, match
+
+KB = load_kb()
+
+
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # MoltenVK#735: a Metal assertion as a title
+    ("VkCmdFillBuffer threadsPerThreadgroup.width(1024) must be <= 256", "threads", 1024, 256),
+    # Unity PostProcessing#580: prose with both counts
+    ("Metal: Compute shader has 512 threads in a threadgroup which is more than the supported max of 256 in this "
+     "device", "threads", 512, 256),
+    # Metal.jl#698: a title with no failure word but "max"
+    ("Check max threadgroup size before launching mapreduce kernel", "threads", None, None),
+    # TensorRT-LLM#1025: the opt-in attribute with "failed"
+    ("If cudaFuncAttributeMaxDynamicSharedMemorySize failed,  Cuda kernel should not use shared memory anymore.",
+     "shared-memory", None, None),
+    # triton#996: a title; OutOfResource is GPU context of its own
+    ("[RUNTIME] Now throwing OutOfResource exception when too much shared memory is used", "shared-memory", None,
+     None),
+    # torch-xpu-ops#146: a register spill needs no failure word
+    ("Evaluate register spill in SYCL kernel", "registers", None, None),
+    # bedrock-clump#1: OpenCL's -5 in prose
+    ("OpenCL throws CL_OUT_OF_RESOURCES on certain cards\n\nclumpFinderOpenCL works on NVIDIA's GTX 970 but fails on a "
+     "TITAN Xp", "registers", None, None),
+])
+def test_sentences_are_read_as_the_resource(text: str, resource: str, required: int | None,
+                                            limit: int | None) -> None:
+    """The layer on its own (some of these the knowledge base has learnt since; it still answers first)."""
+    found = inferred(text, KB)
+    assert [m.entry.resource for m in found] == [resource]
+    assert (found[0].required, found[0].limit, found[0].confidence) == (required, limit, "inferred")
+    assert [m.entry.resource for m in match(text, KB)][:1] == [resource]
+
+
+@pytest.mark.parametrize("text", [
+    # host shared memory: Docker, PostgreSQL, NCCL's segments, multiprocessing
+    "Shared memory of docker container too small. Right now, the shared memory size (`shm_size`) isn't specified.",
+    'ERROR:  could not resize shared memory segment "/PostgreSQL.638321836" to 16777216 bytes: No space left',
+    "Looks like we're failing to create a shared memory segment. Did you ensure you had enough shared memory?",
+    "torch.multiprocessing shared memory exhausted: too many open tensors in the DataLoader workers",
+    # jax#22817: a type error that names SMEM and VMEM
+    "This error is happening because `pl.program_id` returns a scalar which lives in a separate memory space from "
+    "vectors (SMEM vs VMEM). The compiler is trying to cast the `program_id` to a vector",
+    # a kernel bug, not a shortage
+    "could under-request dynamic shared memory, causing an illegal memory access at runtime",
+    # CPU registers
+    "x86 registers exceed the limit of the inline assembly constraint",
+    # a resource phrase with no failure
+    "This PR documents the shared memory layout of the GEMM kernel.",
+])
+def test_look_alikes_and_plain_mentions_are_not_read(text: str) -> None:
+    assert infer(text, KB) is None
+    assert not [m for m in match(text, KB) if m.entry.on_chip]
+
+
+def test_a_knowledge_base_match_comes_first() -> None:
+    """The layer answers only when nothing matched: a known error line keeps its exact entry and numbers."""
+    text = ("triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 98304, Hardware limit: "
+            "49152. Reducing block sizes or `num_stages` may help.")
+    found = match(text, KB)
+    assert found and found[0].confidence == "exact" and (found[0].required, found[0].limit) == (98304, 49152)
+
+
+def test_linear_on_a_long_log() -> None:
+    """100,000 phrase hits with no failure word: bounded work per hit, at most _MAX_HITS hits read per phrase."""
+    import time
+
+    text = "shared memory layout note.\n" * 100_000
+    t0 = time.perf_counter()
+    assert infer(text, KB) is None
+    assert time.perf_counter() - t0 < 5.0
+
+
+def test_memory_space_errors_are_not_shortages() -> None:
+    """pytorch/helion#2069 (fresh-11, the one look-alike the layer read on chip blind): a value in the wrong TPU
+    memory space is a type error."""
+    text = ("[Pallas] Fix SMEM/VMEM conflict for tensors with mixed access patterns\n\nIf a later access needed a "
+            "slice, the tensor was already in SMEM and would fail with `ValueError: Can only load scalars from SMEM`.")
+    assert infer(text, KB) is None
+
+
+def test_a_long_log_is_read_at_its_head_and_its_tail() -> None:
+    """explain() on a 4 MB log: the layer's answer from the title at the head, or from the last line."""
+    from tilefit.report import explain
+
+    title = "Shader uses too much threadgroup memory on the M1 GPU, the pipeline fails to build\n"
+    noise = "INFO step 1 loss=0.25 lr=1e-4 grad_norm=0.5 ok\n" * 90_000
+    for log, at in ((title + noise, 12), (noise + title, len(noise) + 12)):
+        found = [d.match for d in explain(log).diagnoses]
+        assert [(m.entry.resource, m.confidence, m.start) for m in found] == [("shared-memory", "inferred", at)]
