@@ -7,6 +7,15 @@ from typing import Any
 
 import pytest
 
+# libtpu reads LIBTPU_INIT_ARGS once, when the first test in the session starts it: ask for its VMEM reports
+# (what exact mode reads, in two compiles) before any test can start it without them.
+try:
+    from tilefit.estimate import pallas_report
+
+    pallas_report.enable()
+except ImportError:
+    pass
+
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 CORPUS = SHARED / "corpus"
 
