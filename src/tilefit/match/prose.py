@@ -35,14 +35,15 @@ def prose_rules() -> ProseRules:
         resources=frozenset(raw["resources"]),
         required=(re.compile(raw["required_before"] + size, flags), re.compile(size + raw["required_after"], flags)),
         limit=(re.compile(raw["limit_before"] + size + "(?!" + raw["not_limit"] + ")", flags),
-               re.compile(size + raw["limit_after"], flags)),
+               re.compile(size + raw["limit_after"], flags), re.compile(raw["limit_attribute"], flags)),
     )
 
 
 def _size(m: re.Match[str] | None) -> int | None:
     if m is None:
         return None
-    parsed = parse_size(m.group("n").replace(",", "") + m.group("u"))
+    # an attribute's value carries no unit: bytes
+    parsed = parse_size(m.group("n").replace(",", "") + (m.groupdict().get("u") or "B"))
     return parsed[0] if parsed else None
 
 
