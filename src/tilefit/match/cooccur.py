@@ -40,12 +40,15 @@ class Vocabulary:
 @dataclasses.dataclass(frozen=True)
 class Rules:
     reach: int
+    adjacent: re.Pattern[str] | None
     context_reach: int
     veto_reach: int
+    veto_near_reach: int
     sentence_end: re.Pattern[str]
     failure: re.Pattern[str]
     context: re.Pattern[str]
     veto: tuple[re.Pattern[str], ...]
+    veto_near: tuple[re.Pattern[str], ...]
     vocabulary: tuple[Vocabulary, ...]
     count_resources: frozenset[str]
     counts: tuple[re.Pattern[str], ...]
@@ -70,12 +73,15 @@ def rules() -> Rules:
     flags = re.IGNORECASE
     return Rules(
         reach=int(raw["reach"]),
+        adjacent=re.compile("|".join(raw["adjacent"]), flags) if raw.get("adjacent") else None,
         context_reach=int(raw["context_reach"]),
         veto_reach=int(raw["veto_reach"]),
         sentence_end=re.compile(raw["sentence_end"]),
         failure=re.compile("|".join(raw["failure"]), flags),
         context=re.compile(str(raw["context"]).strip(), flags),
         veto=tuple(re.compile(v, flags) for v in raw["veto"]),
+        veto_near_reach=int(raw["veto_near_reach"]),
+        veto_near=tuple(re.compile(v, flags) for v in raw["veto_near"]),
         count_resources=frozenset(raw["count_resources"]),
         counts=tuple(re.compile(c, flags) for c in raw["counts"]),
         vocabulary=tuple(
@@ -112,18 +118,36 @@ class _Places:
         return False
 
 
-def _fails(text: str, start: int, end: int, r: Rules) -> bool:
-    """A failure word in the phrase's sentence, other than inside the phrase itself."""
+def _fails(text: str, start: int, end: int, r: Rules, adjacent: bool) -> bool:
+    """A failure word in the phrase's sentence (other than inside the phrase itself) or, where `adjacent`, in the
+    sentence right before or after it, for a GPU-only (`strong`) phrase and a shortage word only (a title naming the
+    resource over the line that says it ran short; a bare "failed" there is too often another bug, and a word like
+    "registers" in a neighbouring ptxas info line is not what ran short)."""
     a, b = _sentence(text, start, end, r)
-    return bool(r.failure.search(text, a, start) or r.failure.search(text, end, b))
+    if r.failure.search(text, a, start) or r.failure.search(text, end, b):
+        return True
+    if r.adjacent is None or not adjacent:
+        return False
+    after = r.sentence_end.match(text, b)
+    if after is not None:
+        na, nb = _sentence(text, after.end(), after.end(), r)
+        if r.adjacent.search(text, na, nb):
+            return True
+    before = [m for m in r.sentence_end.finditer(text, max(0, a - 3), a) if m.end() == a]
+    if before:
+        pa, pb = _sentence(text, before[0].start(), before[0].start(), r)
+        return bool(r.adjacent.search(text, pa, pb))
+    return False
 
 
 def _accepted(places: _Places, m: re.Match[str], kind: str, v: Vocabulary, entry: Entry, r: Rules) -> bool:
-    if kind != "failing" and not _fails(places.text, m.start(), m.end(), r):
+    if kind != "failing" and not _fails(places.text, m.start(), m.end(), r, kind == "strong"):
         return False
     if v.needs is not None and not places.near((v.needs,), m.start(), m.end(), r.context_reach):
         return False
     if kind != "strong" and not places.near((r.context,), m.start(), m.end(), r.context_reach):
+        return False
+    if places.near(r.veto_near, m.start(), m.end(), r.veto_near_reach):
         return False
     return not places.near(r.veto + entry.requires.none_of_regexes, m.start(), m.end(), r.veto_reach)
 
