@@ -1,10 +1,10 @@
-"""Fresh batches 3-11 (tests/data/corpus/fresh{3,...,11}_logs.jsonl): 271 real logs collected for issue 13.
+"""Fresh batches 3-12 (tests/data/corpus/fresh{3,...,12}_logs.jsonl): 314 real logs collected for issue 13.
 
-Protocol (BENCHMARKS.md, "Fresh batches 3-11"): each batch was collected, labelled and committed with the blind
+Protocol (BENCHMARKS.md, "Fresh batches 3-10"): each batch was collected, labelled and committed with the blind
 result of the code of that moment before anything changed for it. fresh-3 was split into `tune` and `heldout`;
 patterns were first written from `tune` misses only (held-out 28/42 -> 31/42), then from the held-out misses
-too, so its held-out set is no longer blind. fresh-4 to fresh-11 (`split: blind`) were each measured blind
-once (16/29, 18/26, 15/20, 10/14, 7/9, 20/27, 11/18, 34/44) and then learned from. These tests keep what
+too, so its held-out set is no longer blind. fresh-4 to fresh-12 (`split: blind`) were each measured blind
+once (16/29, 18/26, 15/20, 10/14, 7/9, 20/27, 11/18, 34/44, 36/43) and then learned from. These tests keep what
 was learnt:
 every `tune` and `blind` log is recognised (but the few KNOWN_MISSES), no look-alike is on chip, and the fresh-3
 held-out rate does not fall.
@@ -24,12 +24,12 @@ from tilefit.match.matcher import match
 from tilefit.match.prose import numbers_near
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "corpus"
-FILES = [CORPUS / f"fresh{n}_logs.jsonl" for n in (3, 4, 5, 6, 7, 8, 9, 10, 11)]
+FILES = [CORPUS / f"fresh{n}_logs.jsonl" for n in (3, 4, 5, 6, 7, 8, 9, 10, 11, 12)]
 RECORDS = [json.loads(line) for path in FILES for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 KB = load_kb()
-# fresh-3 held-out after the fixes (40/42 with the general layer; 39/42 before it; 28/42 blind on main, 31/42
-# after the tune-only fixes).
-HELDOUT_FLOOR = 40 / 42
+# fresh-3 held-out after the fixes (41/42 after fresh-12's rules read HalideAutoGPU#5's named resource; 40/42 with
+# the general layer; 39/42 before it; 28/42 blind on main, 31/42 after the tune-only fixes).
+HELDOUT_FLOOR = 41 / 42
 
 
 def _id(record: dict[str, Any]) -> str:
@@ -49,14 +49,19 @@ KNOWN_MISSES = {
     "https://github.com/NVIDIA/cutlass/issues/617",
     # "excessively register bound ... we use shared memory to help offload": shared memory is the fix, not the fault
     "https://lattice.github.io/quda-ref/v0.9.0/doc/dir_97aefd0d527b934f1d99a682da8fe6a9.html",
+    # fresh-12: "CUDA Error: Invalid argument in efficient_attention_backward_cutlass" and a plan for Sm86 kernels;
+    # nothing names a resource, and "invalid argument" next to an architecture alone is too often something else
+    "https://github.com/facebookresearch/xformers/issues/563",
 }
 # fresh-11 (tests/data/corpus/fresh11_logs.jsonl): 34/44 blind with the general layer (24/44 without it), 41/44
 # after what was learnt from it.
 FRESH11_FLOOR = 41 / 44
+# fresh-12 (tests/data/corpus/fresh12_logs.jsonl): 36/43 blind (ababd32, on f1fe4f5), 42/43 after what was learnt.
+FRESH12_FLOOR = 42 / 43
 
 
 def test_known_misses_are_few_and_still_missed() -> None:
-    assert len(KNOWN_MISSES) <= 3
+    assert len(KNOWN_MISSES) <= 4
     assert not [r["url"] for r in RECORDS if r["url"] in KNOWN_MISSES and recognised(r)]
 
 
@@ -79,6 +84,13 @@ def test_fresh11_rate() -> None:
     assert len(batch) >= 40 and len(hits) / len(batch) >= FRESH11_FLOOR
 
 
+def test_fresh12_rate() -> None:
+    batch = [r for r in RECORDS if r.get("batch") == "fresh-12"]
+    hits = [r for r in batch if recognised(r)]
+    print(f"fresh-12: {len(hits)}/{len(batch)}")
+    assert len(batch) >= 40 and len(hits) / len(batch) >= FRESH12_FLOOR
+
+
 def test_fresh3_heldout_rate() -> None:
     heldout = [r for r in RECORDS if r["split"] == "heldout"]
     hits = [r for r in heldout if recognised(r)]
@@ -99,7 +111,7 @@ def test_batches_are_fresh_and_sourced() -> None:
         for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
     }
     urls = [r["url"] for r in RECORDS]
-    assert len(urls) == len(set(urls)) >= 150
+    assert len(urls) == len(set(urls)) >= 300
     assert not set(urls) & others
     assert all(u.startswith(("https://", "http://")) for u in urls)
     assert sum(r["resource"] == "off-chip" for r in RECORDS) >= 0.25 * len(RECORDS)
@@ -117,11 +129,20 @@ def test_batches_are_fresh_and_sourced() -> None:
     ("pipeline sized against a hardcoded 192KB smem budget (193KB request vs 99KB limit)", 197632, 101376),
     # sglang#38980: sizes with thousands separators, "-byte"
     ("requested 106,752 bytes of shared memory against the device's 101,376-byte limit", 106752, 101376),
+    # executorch#21827 (fresh-12): a hex literal before the decimal size; "limit of N bytes, so the attribute request
+    # returns" does not make N the requirement
+    ("Inspection of the vision delegate binary shows that this kernel requests `0x20000` (131,072) bytes of dynamic "
+     "shared memory for both `loadKernel` and the subsequent launch. The RTX 5090 reports an opt-in per-block limit "
+     "of 101,376 bytes, so the attribute request returns `CUDA_ERROR_INVALID_VALUE` before the kernel launches.",
+     131072, 101376),
+    # pytorch#194161 (fresh-12): a device attribute's value has no unit; it is bytes
+    ("The configs miss by a wide margin, so this is not a borderline estimate problem:\n\n    device "
+     "shared_memory_per_block_optin: 232448\n    Required: 262144 / 294912 / 393216   (13% to 69% over)", None, 232448),
     ("beyond the limit we advertise in maxComputeSharedMemorySize, which is 48kB. What's strange is that this "
      "shader appears to use more than 32kB of group shared memory. As it stands it needs 100,352 bytes of memory.",
      100352, 49152),
 ])
-def test_prose_numbers(text: str, required: int, limit: int) -> None:
+def test_prose_numbers(text: str, required: int | None, limit: int) -> None:
     assert numbers_near(text, 0, len(text)) == (required, limit)
 
 

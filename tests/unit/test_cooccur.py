@@ -97,3 +97,46 @@ def test_a_long_log_is_read_at_its_head_and_its_tail() -> None:
     for log, at in ((title + noise, 12), (noise + title, len(noise) + 12)):
         found = [d.match for d in explain(log).diagnoses]
         assert [(m.entry.resource, m.confidence, m.start) for m in found] == [("shared-memory", "inferred", at)]
+
+
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # gpuweb#5315 (fresh-12): WebGPU's names of the thread limit, with "limits"
+    ("This can cause issues where a user attempts to launch shaders based on WebGPU's reported "
+     "`maxComputeWorkgroupSize{XYZ}` or `maxComputeInvocationsPerWorkgroup` limits, but the actual limit for that "
+     "shader in a given context is lower.", "threads", None, None),
+    # EN605.617#14 (fresh-12): "only allows up to N" is a limit, N its count
+    ("Since K80 only allows up to 1024 threads per block, the remaining calculations will be skipped.", "threads",
+     None, 1024),
+    # pytorch#100326 (fresh-3): an architecture short of resources with none named; shared memory is what differs
+    ("Closing, as this is expected behavior. sm86 doesn't have enough resources to support flash attention kernel, "
+     "and you are getting proper warnings and regular slow execution.", "shared-memory", None, None),
+    # hashintel/hash#9179 (new_logs): the title states the shortage, the next sentence names workgroup memory
+    ("### Histogram exceeds workgroup storage\n\n`local_hist` is `256` bins times the metric count of `atomic<u32>` "
+     "in workgroup memory, and `requestGpuDevice` never raises `maxComputeWorkgroupStorageSize`.", "shared-memory",
+     None, None),
+    # vllm#11493 (fresh-12): a race fixed in the title does not veto a shared-memory limit found further down
+    ("Resolve race conditions in Marlin kernel\n\nHey @wchen61 it seems the marlin kernel tests are failing with this "
+     "change. Could you try debugging your changes against the `kernels/test_marlin_gemm.py::test_gptq_marlin_gemm` "
+     "test?\n\nHi, @mgoin I tried to analyze the cause of the unit test failure on the L4 and determined that it is "
+     "due to the different shared memory sizes between the L4 and A100. The L4 has only 128KB of shared memory, "
+     "whereas the A100 has 192KB.", "shared-memory", None, None),
+])
+def test_fresh12_wordings_are_read(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    found = inferred(text, KB)
+    assert [(m.entry.resource, m.required, m.limit, m.confidence) for m in found][:1] == [
+        (resource, required, limit, "inferred")]
+
+
+@pytest.mark.parametrize("text", [
+    # a cluster's or an X server's resources, not a GPU architecture's
+    "Why? Your local Kubernetes cluster doesn't have enough resources to run everything.",
+    "This usually happens when X doesn't have enough resources to allocate to direct viewing with the xv driver.",
+    # popsift#109 (fresh-10): a bare "failed" in the next sentence is another bug (a zero size passed to a launch)
+    "Pass correct shared memory size to orientation kernel\n\ncuda-memcheck failed in the kernel ori_par when "
+    "PopSift was built in Debug mode.",
+    # cccl#8223 (fresh-6): conflicting launch bounds are no shortage
+    "Don't specify `__launch_bounds__` together with `__block_size__`\n\nWith nvcc before 13.1 it leads to ptxas "
+    "errors as:\nConflicting directives: .maxntid and .reqntid cannot both be specified",
+])
+def test_fresh12_rules_leave_look_alikes_alone(text: str) -> None:
+    assert infer(text, KB) is None
