@@ -114,12 +114,13 @@ def test_a_long_log_is_read_at_its_head_and_its_tail() -> None:
     ("### Histogram exceeds workgroup storage\n\n`local_hist` is `256` bins times the metric count of `atomic<u32>` "
      "in workgroup memory, and `requestGpuDevice` never raises `maxComputeWorkgroupStorageSize`.", "shared-memory",
      None, None),
-    # vllm#11493 (fresh-12): a race fixed in the title does not veto a shared-memory limit found further down
+    # vllm#11493 (fresh-12): a race fixed in the title does not veto a shared-memory limit found further down ("has
+    # only 128KB" is the limit the text states)
     ("Resolve race conditions in Marlin kernel\n\nHey @wchen61 it seems the marlin kernel tests are failing with this "
      "change. Could you try debugging your changes against the `kernels/test_marlin_gemm.py::test_gptq_marlin_gemm` "
      "test?\n\nHi, @mgoin I tried to analyze the cause of the unit test failure on the L4 and determined that it is "
      "due to the different shared memory sizes between the L4 and A100. The L4 has only 128KB of shared memory, "
-     "whereas the A100 has 192KB.", "shared-memory", None, None),
+     "whereas the A100 has 192KB.", "shared-memory", None, 131072),
 ])
 def test_fresh12_wordings_are_read(text: str, resource: str, required: int | None, limit: int | None) -> None:
     found = inferred(text, KB)
