@@ -91,7 +91,7 @@ def _lower(kernel: Any, job: Job) -> tuple[str | None, Sized | None]:
     """(TTIR text, None), or (None, the failure) when the frontend or make_ttir refuses the launch."""
     from tilefit.estimate import triton_compile as tc
 
-    with tc.captured_stderr() as log:
+    with tc.captured_stderr() as log, tc.parse_once():
         try:
             gpu = _gpu(job.target)
             module, _, _ = tc.lower(kernel, gpu, _specialised(kernel, gpu, job.launch), last="ttir")
@@ -214,13 +214,14 @@ def _split(compiles: Sequence[_Compile]) -> list[Sized] | None:
     first = compiles[0]
     with tc.captured_stderr():
         try:
-            module = _parse(first.ttir, first.gpu)
-            tc.run_plan(module, first.prefix)
-            text = str(module)
+            prefixed = _parse(first.ttir, first.gpu)
+            tc.run_plan(prefixed, first.prefix)
+            text = str(prefixed)
             out = []
-            for c in compiles:
+            for i, c in enumerate(compiles):
                 assert c.plan is not None and c.prefix == first.prefix and c.gpu == first.gpu
-                module = _parse(text, c.gpu)
+                # the last one runs on the module itself: no copy is left to protect
+                module = prefixed if i == len(compiles) - 1 else _parse(text, c.gpu)
                 tc.run_plan(module, tc.split_plan(c.plan, c.prefix)[1])
                 out.append(_allocate(module, c.gpu, _parsed(c.gpu, c.sp.options)[1]))
         except Exception:
