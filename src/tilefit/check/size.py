@@ -17,6 +17,9 @@
   one compile, each target against its own limits.
 - Compiles run in worker processes (a compiler crash or hang is a result, not an abort) and results are
   cached on disk by kernel source, specialisation, options, target and Triton version.
+
+This module groups jobs into tasks, schedules them and keeps the cache; what a worker runs for a task is
+check/compiles.py, and Job, Task and the Usage of a result are check/jobs.py.
 """
 
 from __future__ import annotations
