@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from tilefit.check import moe, run, size
+from tilefit.check import compiles, moe, run, size
 from tilefit.check.size import Job, triton_version
 from tilefit.check.tables import find_tables, read_table
 from tilefit.settings import Settings
@@ -65,16 +65,16 @@ def main() -> int:
             print(f"--shard {i}/{args.shards}: {len(mine)} distinct compiles, {len(_grouped(mine.values()))} "
                   "after same-bytes groups")
         return 0
-    size.PREFIX = not args.no_prefix
+    compiles.PREFIX = not args.no_prefix
     if args.memo_count:
         return _memo_count(tasks)
     sample = random.Random(1).sample(tasks, args.tasks)
-    size._run_task(sample[0])  # imports and the first compile out of the profile
+    compiles._run_task(sample[0])  # imports and the first compile out of the profile
     profile = cProfile.Profile()
     start, cpu = time.perf_counter(), time.process_time()
     profile.enable()
     for task in sample:
-        size._run_task(task)
+        compiles._run_task(task)
     profile.disable()
     print(f"{sum(len(t.jobs) for t in sample)} launch x target results in {time.perf_counter() - start:.1f} s, "
           f"{time.process_time() - cpu:.1f} s of CPU (profiled)")
@@ -91,7 +91,7 @@ def _memo_count(tasks: list[size._Task]) -> int:
     per_task, bundle, prefixes = 0, set(), set()
     for task in tasks:
         kernel = unwrap_kernel(getattr(load_module_file(task.module_path), task.kernel))
-        pairs = {p[0]: p[1] for p in size.task_keys(kernel, task)[0] if p is not None}
+        pairs = {p[0]: p[1] for p in compiles.task_keys(kernel, task)[0] if p is not None}
         per_task += len(pairs)
         bundle.update(pairs)
         prefixes.update((k[0], k[1], c.prefix) if c.prefix else k for k, c in pairs.items())

@@ -12,14 +12,14 @@ import pytest
 
 pytest.importorskip("triton", reason="the compile tier needs triton")
 
-from tilefit.check import size
+from tilefit.check import compiles as worker
 from tilefit.estimate import triton_compile as tc
 
 pytestmark = pytest.mark.compile
 
 
 def _plan(target: str, **options: Any) -> tc.Plan:
-    backend, parsed = size._parsed(size._gpu(target), {"num_warps": 4, "num_stages": 3, **options})
+    backend, parsed = worker._parsed(worker._gpu(target), {"num_warps": 4, "num_stages": 3, **options})
     return tc.ttgir_plan(backend, parsed)
 
 
@@ -59,7 +59,7 @@ def test_a_split_plan_gives_the_bytes_of_the_stage(tmp_path: Any) -> None:
     kernel = unwrap_kernel(load_module_file(src).matmul)
     assert triton and tl
     for target in ("sm_90", "gfx942"):
-        gpu = size._gpu(target)
+        gpu = worker._gpu(target)
         args = {"a": "*bf16", "b": "*bf16", "c": "*bf16", "K": "i32"}
         aligned = {(i,): [["tt.divisibility", 16]] for i in range(4)}  # what the JIT gives 16-byte aligned args
         sp3 = tc.Specialised(args, {(4,): 64, (5,): 64, (6,): 32}, aligned, {"num_warps": 4, "num_stages": 3})
@@ -67,13 +67,13 @@ def test_a_split_plan_gives_the_bytes_of_the_stage(tmp_path: Any) -> None:
         compiles = []
         for stages in (2, 3, 4):
             sp = tc.Specialised(args, sp3.constexprs, aligned, {"num_warps": 4, "num_stages": stages})
-            backend, options = size._parsed(gpu, sp.options)
-            other = size._parsed(gpu, {**sp.options, "num_stages": stages + 1})[1]
+            backend, options = worker._parsed(gpu, sp.options)
+            other = worker._parsed(gpu, {**sp.options, "num_stages": stages + 1})[1]
             plan = tc.ttgir_plan(backend, options)
-            compiles.append(size._Compile(ttir, gpu, sp, plan, tc.split_plan(plan, tc.ttgir_plan(backend, other))[0]))
-        split = size._split(compiles)
+            compiles.append(worker._Compile(ttir, gpu, sp, plan, tc.split_plan(plan, tc.ttgir_plan(backend, other))[0]))
+        split = worker._split(compiles)
         assert split is not None
-        direct = [size._direct(c) for c in compiles]
+        direct = [worker._direct(c) for c in compiles]
         assert [s.sizes for s in split] == [d.sizes for d in direct]
         assert len({d.sizes for d in direct}) == 3  # num_stages changes the bytes: the rest is really replayed
 

@@ -248,7 +248,7 @@ def test_grouped_targets_give_the_bytes_of_their_own_compile(sglang: Path, monke
     sm_86 and sm_89 sized through the group equal their own compiles, and sm_86 has sm_80's bytes."""
     import random
 
-    from tilefit.check import size
+    from tilefit.check import compiles, size
     from tilefit.check.tables import find_tables
 
     if size.same_bytes_group("sm_86", "") != "sm_80":
@@ -269,8 +269,8 @@ def test_grouped_targets_give_the_bytes_of_their_own_compile(sglang: Path, monke
     settings = Settings(use_cache=False)
     grouped = size_jobs(jobs("sm_80") + jobs("sm_86") + jobs("sm_89"), settings, workers=1)
     by = {t: grouped[i * len(picks):(i + 1) * len(picks)] for i, t in enumerate(("sm_80", "sm_86", "sm_89"))}
-    monkeypatch.setattr(size, "GROUPING", False)
-    monkeypatch.setattr(size, "_SIZED", {})  # nothing the grouped run compiled is reused
+    monkeypatch.setattr(compiles, "GROUPING", False)
+    monkeypatch.setattr(compiles, "_SIZED", {})  # nothing the grouped run compiled is reused
     direct = {t: size_jobs(jobs(t), settings, workers=1) for t in ("sm_86", "sm_89")}
 
     def seen(u: Any) -> tuple[Any, ...]:
@@ -313,7 +313,7 @@ def test_shared_prefixes_and_memo_give_the_bytes_of_a_plain_compile(sglang: Path
     on its own target, byte for byte, error for error."""
     import random
 
-    from tilefit.check import size
+    from tilefit.check import compiles
     from tilefit.estimate import triton_compile as tc
     from tilefit.estimate.triton_kernel import unwrap_kernel
     from tilefit.userfile import load_module_file
@@ -324,16 +324,16 @@ def test_shared_prefixes_and_memo_give_the_bytes_of_a_plain_compile(sglang: Path
     while sum(len(t.jobs) for t in picked) < 150:
         picked.append(tasks[len(picked)])
     split: list[int] = []
-    real = size._split
-    monkeypatch.setattr(size, "_split", lambda compiles: split.append(len(compiles)) or real(compiles))
-    monkeypatch.setattr(size, "_SIZED", {})
-    got = [u for t in picked for u in size._run_task(t)]
+    real = compiles._split
+    monkeypatch.setattr(compiles, "_split", lambda cs: split.append(len(cs)) or real(cs))
+    monkeypatch.setattr(compiles, "_SIZED", {})
+    got = [u for t in picked for u in compiles._run_task(t)]
     want = []
     for job in (j for t in picked for j in t.jobs):
-        gpu = size._gpu(job.target)
+        gpu = compiles._gpu(job.target)
         k = unwrap_kernel(getattr(load_module_file(job.module_path), job.kernel))
         try:
-            want.append((tc.compile_fast(k, gpu, size._specialised(k, gpu, job.launch)).shared, False))
+            want.append((tc.compile_fast(k, gpu, compiles._specialised(k, gpu, job.launch)).shared, False))
         except Exception:
             want.append((None, True))
     assert [(u.bytes, u.error is not None) for u in got] == want

@@ -129,6 +129,42 @@ def lower(kernel: Any, target: Any, sp: Specialised, last: str = "ttgir") -> tup
     return module, backend, options
 
 
+_TREES: dict[str, Any] = {}
+_TREES_MAX = 512
+
+
+@contextlib.contextmanager
+def parse_once() -> Iterator[None]:
+    """While in effect, a JIT function's `parse()` gives one tree per source text.
+
+    Triton parses each JIT function's source with ast.parse on every lowering and on every call of a helper
+    (277 parses for 52 lowerings of SGLang's kernel), and nothing keeps the tree. Its readers only read it
+    (triton 3.6 and 3.9: the CodeGenerator builds new nodes where it rewrites, visit_AugAssign deep-copies
+    its target, and DependenciesFinder is a NodeVisitor), so one tree per source serves every lowering.
+    """
+    from triton.runtime import jit
+
+    owner = next(c for c in jit.JITFunction.__mro__ if "parse" in c.__dict__)
+    real = owner.__dict__["parse"]
+
+    def parse(self: Any) -> Any:
+        src = getattr(self, "_src", None)
+        if not isinstance(src, str):
+            return real(self)
+        tree = _TREES.get(src)
+        if tree is None:
+            if len(_TREES) >= _TREES_MAX:
+                _TREES.clear()
+            tree = _TREES[src] = real(self)
+        return tree
+
+    setattr(owner, "parse", parse)  # noqa: B010 (a class attribute of Triton's, put back below)
+    try:
+        yield
+    finally:
+        setattr(owner, "parse", real)  # noqa: B010
+
+
 def _add(fn: Callable[..., Any], *variants: tuple[Any, ...]) -> None:
     """Add a pass whose binding changed across Triton versions: try each argument list in turn."""
     for i, args in enumerate(variants):
