@@ -92,10 +92,13 @@ def _seq(items: Any) -> list[Need]:
 def _chars(op: object, av: Any) -> list[str] | None:
     """The characters one item can match when it is a literal or a small class of literals, else None."""
     if op is sre.LITERAL:
-        return [chr(av)]
-    if op is sre.IN and len(av) <= 4 and all(o is sre.LITERAL for o, _ in av):
-        return [chr(v) for _, v in av]
-    return None
+        chars = [chr(av)]
+    elif op is sre.IN and len(av) <= 4 and all(o is sre.LITERAL for o, _ in av):
+        chars = [chr(v) for _, v in av]
+    else:
+        return None
+    # A cased letter beyond ASCII may match under re.IGNORECASE what str.lower does not give ("µ" and "Μ"): no literal.
+    return None if any(not c.isascii() and c.lower() != c.upper() for c in chars) else chars
 
 
 class Hits:
