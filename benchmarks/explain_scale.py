@@ -1,6 +1,7 @@
 """Scale benchmark of `tilefit explain`: wall time, peak memory and start-up on large mixed logs.
 
 usage: python benchmarks/explain_scale.py [--sizes 10,100 | --lines 100000] [--stamped] [--out results.json]
+       python benchmarks/explain_scale.py --adversarial all --sizes 10   # the inputs of ADVERSARIAL
 
 Each log is error lines of mixed families (Triton shared memory with a handful of distinct numbers,
 ptxas, CUDA launch, HIP LDS, TPU scoped VMEM, look-alikes: TPU HBM OOM, /dev/shm, CUDA OOM), as 8 ranks
@@ -60,6 +61,54 @@ def make_log(path: Path, megabytes: float, *, stamped: bool = False, lines: int 
     return errors
 
 
+# Inputs built to defeat the matcher's shortcuts (repeated lines read once, patterns run only near keywords):
+# every line distinct in content, not only in a prefix. Each is (encoding, line maker or None for one line).
+ADVERSARIAL = {
+    # 13.6 MB of these took ~24 s: every line names shared memory with a failure word, no GPU word anywhere
+    "distinct-unmatched": "step {i}: shared memory usage {n} bytes exceeded for block_{i}",
+    # the same with GPU words: the broad fallback entry matches every line (one diagnosis, a count per line)
+    "distinct-fallback": "step {i}: GPU kernel shared memory usage {n} bytes exceeded for block_{i}",
+    # every family of FAMILIES with a distinct kernel name and size on every line
+    "distinct-families": None,
+    # the same errors as one line without a newline
+    "one-line": None,
+    # colour codes and carriage-return progress bars around every error
+    "ansi-cr": None,
+    # long numbers (30 and 40 digits) next to the words of a size
+    "long-numbers": "{a} {b} shared memory Required: {c} Hardware limit: {d} kernel_{i}",
+    # distinct families, written as UTF-16
+    "utf-16": None,
+}
+
+
+def make_adversarial(path: Path, kind: str, megabytes: float) -> int:
+    """Write about `megabytes` MB of the adversarial input `kind` (a key of ADVERSARIAL); returns its line count."""
+    target, written, i = megabytes * 1_000_000, 0, 0
+    encoding = "utf-16" if kind == "utf-16" else "utf-8"
+    width = 2 if kind == "utf-16" else 1
+    with path.open("w", encoding=encoding, newline="") as fh:
+        while written < target:
+            line = _adversarial_line(kind, i)
+            fh.write(line)
+            written += width * len(line)
+            i += 1
+    return i
+
+
+def _adversarial_line(kind: str, i: int) -> str:
+    family = FAMILIES[i % len(FAMILIES)].format(r=i, req=262144 + i)
+    template = ADVERSARIAL[kind]
+    if template is not None:
+        big = 7 ** 35 + i * 1_000_003  # 30-digit numbers, distinct per line
+        return template.format(i=i, n=1000 + i, a=big, b=big * 3, c=big * 10**10, d=big * 10**9 + 7) + "\n"
+    if kind == "one-line":
+        return family + " "
+    if kind == "ansi-cr":
+        bar = "\r".join(f"{k * 25}%|{'#' * (k * 10)}" for k in range(i % 4))
+        return f"\x1b[31m\x1b[1m{family}\x1b[0m\r{bar}\n"
+    return family + "\n"
+
+
 def run(path: Path) -> dict[str, object]:
     """Explain `path` in a child process; wall seconds and the child's peak RSS."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -96,7 +145,20 @@ def main() -> None:
     ap.add_argument("--out", help="write the results as JSON here")
     ap.add_argument("--stamped", action="store_true", help="every line distinct (a timestamp on each)")
     ap.add_argument("--lines", type=int, help="write this many error lines instead of --sizes megabytes")
+    ap.add_argument("--adversarial", help="'all' or comma-separated keys of ADVERSARIAL, each --sizes MB")
     args = ap.parse_args()
+    if args.adversarial:
+        kinds = list(ADVERSARIAL) if args.adversarial == "all" else args.adversarial.split(",")
+        with tempfile.TemporaryDirectory() as tmp:
+            for kind in kinds:
+                for size in args.sizes.split(","):
+                    path = Path(tmp) / f"{kind}.log"
+                    count = make_adversarial(path, kind, float(size))
+                    row = {"input_mb": round(path.stat().st_size / 1e6, 1), "lines": count, **run(path)}
+                    row["matches"] = len(row["matches"])  # type: ignore[arg-type]
+                    print(json.dumps({f"{kind}-{size}MB": row}), flush=True)
+                    path.unlink()
+        return
     results: dict[str, object] = {"startup_s": startup(), "python": sys.version.split()[0], "cpus": os.cpu_count()}
     runs = [(f"{args.lines}lines", 0.0, args.lines)] if args.lines else [
         (f"{s}MB", float(s), None) for s in args.sizes.split(",")]

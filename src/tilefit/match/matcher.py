@@ -15,6 +15,7 @@ from typing import Literal
 
 from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase
+from tilefit.match.literals import Hits
 from tilefit.match.tally import Tally
 from tilefit.match.window import CHUNK, CONTEXT, KEYWORD_WINDOW, condense, windows
 from tilefit.targets import TargetSet
@@ -54,16 +55,22 @@ class _Candidate:
 
 
 def _spans(lower: str, keyword: str) -> list[tuple[int, int]]:
-    """Merged windows around every hit of one keyword."""
+    """Merged windows around every hit of one keyword.
+
+    Within a span only its last hit matters: each step jumps to the last hit that still extends the span
+    (`rfind`), so a keyword on every line costs a search per KEYWORD_WINDOW characters, not one per hit.
+    """
     spans: list[tuple[int, int]] = []
     pos = lower.find(keyword)
     while pos >= 0:
-        a, b = max(0, pos - KEYWORD_WINDOW), pos + KEYWORD_WINDOW
-        if spans and a <= spans[-1][1]:
-            spans[-1] = (spans[-1][0], b)
-        else:
-            spans.append((a, b))
-        pos = lower.find(keyword, pos + len(keyword))
+        first = last = pos
+        while True:  # hits up to 2 * KEYWORD_WINDOW after the last one merge into its span
+            nxt = lower.rfind(keyword, last + 1, last + 2 * KEYWORD_WINDOW + len(keyword))
+            if nxt < 0:
+                break
+            last = nxt
+        spans.append((max(0, first - KEYWORD_WINDOW), last + KEYWORD_WINDOW))
+        pos = lower.find(keyword, last + 1)
     return spans
 
 
@@ -77,17 +84,23 @@ def _union(lists: Iterable[list[tuple[int, int]]]) -> list[tuple[int, int]]:
     return out
 
 
-def _raw_candidates(text: str, spans: list[tuple[int, int]], entry: Entry, lo: int, hi: int) -> list[_Candidate]:
+def _raw_candidates(
+    text: str, spans: list[tuple[int, int]], entry: Entry, lo: int, hi: int, hits: Hits
+) -> list[_Candidate]:
     found = []
     for a, b in spans:
         if b < lo or a >= hi:
             continue
+        b = min(b, len(text))
         for pattern in entry.regexes:
             named = sum(1 for g in ("required", "limit") if g in pattern.groupindex)
-            for m in pattern.finditer(text, a, min(b, len(text))):
-                if lo <= m.start() < hi:
-                    groups = {k: v for k, v in m.groupdict().items() if v is not None}
-                    found.append(_Candidate(entry, m.start(), m.end(), groups, named))
+            # Only where a literal every match contains occurs (match.literals); everywhere if none is known.
+            where = hits.spans(pattern, a, b)
+            for x, y in [(a, b)] if where is None else where:
+                for m in pattern.finditer(text, x, y):
+                    if lo <= m.start() < hi:
+                        groups = {k: v for k, v in m.groupdict().items() if v is not None}
+                        found.append(_Candidate(entry, m.start(), m.end(), groups, named))
     return found
 
 
@@ -116,8 +129,8 @@ class _Near:
     per pattern however many candidates ask (and far less when hits are dense).
     """
 
-    def __init__(self, text: str, patterns: Sequence[re.Pattern[str]], reach: int) -> None:
-        self.text, self.reach = text, reach
+    def __init__(self, text: str, patterns: Sequence[re.Pattern[str]], reach: int, hits: Hits) -> None:
+        self.text, self.reach, self.hits = text, reach, hits
         self.state = [(p, -1, 0) for p in patterns]  # (pattern, last hit start, searched up to)
 
     def holds(self, c: _Candidate) -> bool:
@@ -127,6 +140,8 @@ class _Near:
             if lo <= last <= hi:
                 found = True
                 break
+            if self.hits.absent(pattern, max(lo, upto), hi):  # a literal every match needs is not there
+                continue
             m = pattern.search(self.text, max(lo, upto), hi)
             self.state[i] = (pattern, m.start() if m else last, m.start() + 1 if m else max(upto, hi))
             if m:
@@ -160,18 +175,33 @@ class _Vendor:
         return self.memo[key]
 
 
-def _requirements(text: str, entry: Entry, cands: list[_Candidate], vendor: _Vendor) -> list[_Candidate]:
+def _numbered(c: _Candidate) -> bool:
+    """Whether the hit states a size or count (what makes a fallback of its resource redundant)."""
+    return _number(c.groups, "required")[0] is not None or _number(c.groups, "limit")[0] is not None
+
+
+def _no_context(entry: Entry, hits: Hits) -> bool:
+    """True when no hit of `entry` can pass `requires.any_of`: every context pattern lacks a literal it needs."""
+    req = entry.requires
+    return bool(req.any_of) and req.limit_vendor is None and all(
+        hits.anchors(p) == [] for p in req.any_of_regexes)
+
+
+def _requirements(
+    text: str, entry: Entry, cands: list[_Candidate], vendor: _Vendor, hits: Hits
+) -> list[_Candidate]:
     req = entry.requires
     if not cands:
         return cands
-    if req.none_of:
-        spoiler = _Near(text, req.none_of_regexes, _NONE_OF_REACH)
+    # Context first (it drops most hits of a broad entry in a log without GPU words), then look-alikes.
+    if req.any_of or req.limit_vendor is not None:
+        near = _Near(text, req.any_of_regexes, CONTEXT, hits) if req.any_of else None
+        cands = [c for c in cands if (near is not None and near.holds(c)) or
+                 (req.limit_vendor is not None and vendor.holds(c))]
+    if req.none_of and cands:
+        spoiler = _Near(text, req.none_of_regexes, _NONE_OF_REACH, hits)
         cands = [c for c in cands if not spoiler.holds(c)]
-    if not req.any_of and req.limit_vendor is None:
-        return cands
-    near = _Near(text, req.any_of_regexes, CONTEXT) if req.any_of else None
-    return [c for c in cands if (near is not None and near.holds(c)) or
-            (req.limit_vendor is not None and vendor.holds(c))]
+    return cands
 
 
 def _refine(by_entry: dict[str, list[_Candidate]]) -> list[_Candidate]:
@@ -233,17 +263,28 @@ def _with_prose_numbers(text: str, m: Match, c: _Candidate) -> Match:
 def _hits(text: str, kb: KnowledgeBase, targets: TargetSet, lo: int, hi: int) -> list[_Candidate]:
     """Every hit of every entry that starts in text[lo:hi], after overlaps, requirements and refinements."""
     lower = text.lower()
-    spans = {kw: _spans(lower, kw) for kw in dict.fromkeys(kw for e in kb for kw in e.keywords)}
-    vendor = _Vendor(targets)
+    spans: dict[str, list[tuple[int, int]]] = {}
+    vendor, hits = _Vendor(targets), Hits(lower)
     by_entry: dict[str, list[_Candidate]] = {}
-    for entry in kb:
-        entry_spans = _union(spans[kw] for kw in entry.keywords)
-        if not entry_spans:
+    numbered: set[str] = set()  # resources a specific entry matched with numbers (in this window)
+    # Specific entries first: a fallback of a resource they matched with numbers is dropped from the result
+    # (tally.summarise), so it is not searched for.
+    for entry in sorted(kb, key=lambda e: e.fallback):
+        if entry.fallback and entry.resource in numbered:
             continue
-        cands = _disjoint(_raw_candidates(text, entry_spans, entry, lo, hi))
-        cands = _requirements(text, entry, cands, vendor)
+        for kw in entry.keywords:
+            if kw not in spans:
+                spans[kw] = _spans(lower, kw)
+        entry_spans = _union(spans[kw] for kw in entry.keywords)
+        if not entry_spans or _no_context(entry, hits):
+            continue
+        cands = _disjoint(_raw_candidates(text, entry_spans, entry, lo, hi, hits))
+        cands = _requirements(text, entry, cands, vendor, hits)
         if cands:
             by_entry[entry.id] = cands
+            if not entry.fallback and any(_numbered(c) for c in cands):
+                numbered.add(entry.resource)
+    by_entry = {e.id: by_entry[e.id] for e in kb if e.id in by_entry}  # knowledge-base order breaks ties
     return _refine(by_entry)
 
 
