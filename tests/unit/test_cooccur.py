@@ -141,3 +141,32 @@ def test_fresh12_wordings_are_read(text: str, resource: str, required: int | Non
 ])
 def test_fresh12_rules_leave_look_alikes_alone(text: str) -> None:
     assert infer(text, KB) is None
+
+
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # TensorRT-LLM#1925 (fresh-14): "lacks" is a shortage; a backend library under /opt/tritonserver/ is where the
+    # kernel ran, not a server's shared-memory region
+    ("  what():  [TensorRT-LLM][ERROR] Assertion failed: GPU lacks the shared memory resources to run GroupedGEMM "
+     "kernel (/tmp/tritonbuild/tensorrtllm/tensorrt_llm/cpp/tensorrt_llm/kernels/cutlass_kernels/moe_gemm/"
+     "moe_gemm_kernels_template.h:122)\n2       0x7fa66c5f4273 /opt/tritonserver/backends/tensorrtllm/"
+     "libtensorrt_llm.so(+0xb0b273) [0x7fa66c5f4273]", "shared-memory", None, None),
+    # ucc#1193 (fresh-14): a limit in K of registers per block is 1024 of them
+    ("The kernel is failing to launch because it requires Registers Per Thread: 156 according to an nsys profile. By "
+     "default we launch with 512 threads, so 512 * 156 = 79872, greater than the 64k limit.", "registers", 79872,
+     65536),
+])
+def test_fresh14_wordings_are_read(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    found = inferred(text, KB)
+    assert [(m.entry.resource, m.required, m.limit, m.confidence) for m in found][:1] == [
+        (resource, required, limit, "inferred")]
+
+
+@pytest.mark.parametrize("text", [
+    # Triton Inference Server's own shared memory: the server named as a word, or its python backend's region
+    "tritonserver: Unable to initialize shared memory key 'triton_python_backend_shm_region_2'",
+    # a GPU that lacks DataLoader shared memory is a host matter
+    "The GPU lacks shared memory for the DataLoader workers: DataLoader worker (pid 3002) is killed by signal: Bus "
+    "error.",
+])
+def test_fresh14_rules_leave_look_alikes_alone(text: str) -> None:
+    assert infer(text, KB) is None

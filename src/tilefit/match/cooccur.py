@@ -207,6 +207,7 @@ def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | N
         m = pattern.search(text, lo, hi)
         if m:
             groups = m.groupdict()
+            scale = 1024 if groups.get("kilo") else 1  # "the 64k limit" of registers per block: 65536
             return (int(groups["required"]) if groups.get("required") else None,
-                    int(groups["limit"]) if groups.get("limit") else None)
+                    int(groups["limit"]) * scale if groups.get("limit") else None)
     return None, None

@@ -33,7 +33,8 @@ def prose_rules() -> ProseRules:
     return ProseRules(
         reach=int(raw["reach"]),
         resources=frozenset(raw["resources"]),
-        required=(re.compile(raw["required_before"] + size, flags), re.compile(size + raw["required_after"], flags)),
+        required=(re.compile(raw["required_before"] + size, flags), re.compile(size + raw["required_after"], flags),
+                  re.compile(raw["required_attribute"], flags)),
         limit=(re.compile(raw["limit_before"] + size + "(?!" + raw["not_limit"] + ")", flags),
                re.compile(size + raw["limit_after"], flags), re.compile(raw["limit_attribute"], flags)),
     )
@@ -42,7 +43,7 @@ def prose_rules() -> ProseRules:
 def _size(m: re.Match[str] | None) -> int | None:
     if m is None:
         return None
-    # an attribute's value carries no unit: bytes
+    # an attribute's or argument's value carries no unit: bytes
     parsed = parse_size(m.group("n").replace(",", "") + (m.groupdict().get("u") or "B"))
     return parsed[0] if parsed else None
 
