@@ -309,11 +309,13 @@ def test_shared_prefixes_and_memo_give_the_bytes_of_a_plain_compile(sglang: Path
     """Random tasks of the whole bundle x sm_80, sm_86, sm_89, sm_90, sm_120, gfx942 (>= 150 launch x target
     compiles; every dtype, TMA, launch_pdl): what the worker gives (one TTIR per task, the same-bytes
     groups, make_ttgir replayed from its recorded plan with the num_stages-independent prefix run once,
-    the memo of equal TTIR + plan) equals compile_fast, the frontend-to-allocation compile of each launch
-    on its own target, byte for byte, error for error."""
+    the memo of equal TTIR + plan, MLIR's verifier off between passes where Triton exports the switch) equals
+    compile_fast, the frontend-to-allocation compile of each launch on its own target (verifier on), byte
+    for byte, error for error."""
     import random
 
     from tilefit.check import compiles
+    from tilefit.estimate import mlir_verifier
     from tilefit.estimate import triton_compile as tc
     from tilefit.estimate.triton_kernel import unwrap_kernel
     from tilefit.userfile import load_module_file
@@ -327,7 +329,13 @@ def test_shared_prefixes_and_memo_give_the_bytes_of_a_plain_compile(sglang: Path
     real = compiles._split
     monkeypatch.setattr(compiles, "_split", lambda cs: split.append(len(cs)) or real(cs))
     monkeypatch.setattr(compiles, "_SIZED", {})
+    switched: list[bool] = []
+    real_off = mlir_verifier.switch_off
+    monkeypatch.setattr(mlir_verifier, "switch_off", lambda pm: switched.append(real_off(pm)) or switched[-1])
     got = [u for t in picked for u in compiles._run_task(t)]
+    # Triton 3.9 exports the switch: there every pass manager of the worker must have run without the verifier
+    exported = mlir_verifier._enable_verifier() is not None
+    assert mlir_verifier.usable() == exported and all(switched) and bool(switched) == exported
     want = []
     for job in (j for t in picked for j in t.jobs):
         gpu = compiles._gpu(job.target)

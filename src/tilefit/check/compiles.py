@@ -168,8 +168,19 @@ def _compile_key(job: Job, kernel: Any, ttir: str) -> tuple[_Key, _Compile]:
     return (digest, repr(gpu), plan, alloc, options.num_warps), _Compile(ttir, gpu, sp, plan, prefix)
 
 
+# False keeps MLIR's verifier after every pass (what the tests compare switching it off against).
+VERIFIER_OFF = True
+
+
 def _fill(keys: Sequence[tuple[_Key, _Compile] | None], results: list[Sized | None]) -> None:
     """Compile what the memo does not hold, once per key; keys sharing a plan prefix share its passes."""
+    from tilefit.estimate import mlir_verifier
+
+    with mlir_verifier.verifier_off(VERIFIER_OFF and mlir_verifier.usable()):
+        _compile_missing(keys, results)
+
+
+def _compile_missing(keys: Sequence[tuple[_Key, _Compile] | None], results: list[Sized | None]) -> None:
     todo: dict[_Key, _Compile] = {}
     for pair, result in zip(keys, results, strict=True):
         if pair is not None and result is None:
@@ -349,11 +360,13 @@ def _allocate(module: Any, gpu: Any, options: Any) -> tuple[int, int | None, int
     """Triton's shared-memory allocation passes (compile_fast's tail): (shared, tensor memory, warps)."""
     from triton._C.libtriton import ir
 
+    from tilefit.estimate import mlir_verifier
     from tilefit.estimate import triton_compile as tc
 
     pm = ir.pass_manager(module.context)
     tc.family(gpu.backend).allocation(pm, gpu, options)
     pm.run(module, "tilefit_allocate_shared_memory")
+    mlir_verifier.verified(module)
     warps = module.get_int_attr("ttg.total-num-warps") or options.num_warps
     return int(module.get_int_attr("ttg.shared") or 0), module.get_int_attr("ttg.tensor_memory_size"), int(warps)
 

@@ -187,7 +187,11 @@ def _compile(jobs: list[Job], settings: Settings, workers: int | None, progress:
         def finished(i: int, outcome: Outcome) -> None:
             done(i, _unwrap(outcome))
 
-        outcomes = run_many(_run_task, tasks, limits=limits, workers=n, preload=("triton",), on_done=finished)
+        from tilefit.estimate import mlir_verifier
+
+        probed = {mlir_verifier.PROBED: "1" if mlir_verifier.usable() else "0"}
+        outcomes = run_many(_run_task, tasks, limits=limits, workers=n, preload=("triton",), on_done=finished,
+                            env=probed)
         outs = [_unwrap(o) for o in outcomes]
     return _collect(tasks, outs, jobs, progress)
 
