@@ -279,3 +279,16 @@ def test_unrolled_score_copies_count_at_the_generations_share(target: str, copie
     # 6.2 MiB, four (2048,512) copies (splash 2048/2048/512) 14.6 MiB; v6e spills less (2.9 copies of 4)
     call = CallLayout("k", (8,), (), None, reduced_value=4 * MIB, largest_value=4 * MIB, reduced_copies=copies)
     assert internal_allowance(get_target(target), call) == pytest.approx(expected_mib * MIB, abs=4096)
+
+
+def test_tpu7x_counts_the_narrowed_copy_of_unrolled_scores() -> None:
+    from tilefit.estimate.pallas import internal_allowance
+
+    # libtpu's VMEM report, tpu7x, JAX flash attention 1024/1024/512: two unrolled (1024,512) f32 score
+    # copies and their bf16 casts (p fed to the second matmul) spill 4263936 B; v6e 2.5 MiB, no cast term
+    call = CallLayout("k", (8,), (), None, reduced_value=2 * MIB, largest_value=2 * MIB, reduced_copies=2,
+                      narrowed_value=MIB)
+    assert internal_allowance(get_target("tpu7x"), call) == pytest.approx(4.2 * MIB, abs=0.05 * MIB)
+    assert internal_allowance(get_target("v6e"), call) == pytest.approx(3.2 * MIB, abs=0.05 * MIB)
+    single = CallLayout("k", (8,), (), None, reduced_value=2 * MIB, largest_value=2 * MIB, narrowed_value=MIB)
+    assert internal_allowance(get_target("tpu7x"), single) == 2 * MIB

@@ -86,6 +86,7 @@ class CallLayout:
     reduced_value: int = 0  # padded bytes of the biggest value a reduction reads in the kernel body
     largest_value: int = 0  # padded bytes of the biggest array value the kernel body computes
     reduced_copies: int = 1  # unrolled loop iterations that each keep such a value
+    narrowed_value: int = 0  # padded bytes of the biggest narrowing cast in an unrolled loop (p -> bf16)
     unsure: tuple[str, ...] = ()  # what the model could not see exactly (analytic mode asks libtpu then)
 
     @property
@@ -268,7 +269,7 @@ def _layout(eqn: Any, index: int, made: tuple[bool, ...] = ()) -> CallLayout:
         unsure.append(f"the kernel runs its own DMAs ({values.dmas} dma_start): the values of its copy "
                       "loop are not modelled")
     return CallLayout(name, grid, tuple(buffers), limit, values.reduced, values.largest,
-                      reduced_copies=values.copies, unsure=tuple(unsure))
+                      reduced_copies=values.copies, narrowed_value=values.narrowed, unsure=tuple(unsure))
 
 
 def _scoped_buffers(body: Any) -> list[Buffer]:
@@ -303,11 +304,13 @@ class _Values:
     values are mostly streamed (a matmul's dot result into its accumulator: a fraction, measured). An
     unrolled loop keeps more than one copy of its scores (`copies`): JAX's flash attention unrolls its
     block_k loop, and with block_q=2048, block_k_major=2048, block_k=1024 libtpu needs 23.1 MiB on v5e
-    = 7 MiB of blocks + two 8 MiB score copies.
+    = 7 MiB of blocks + two 8 MiB score copies. `narrowed`: the biggest value cast to a narrower dtype
+    inside an unrolled loop (flash attention's `p.astype(bf16)` fed to its second matmul; splash attention
+    widens v instead and has none).
     """
 
     def __init__(self) -> None:
-        self.reduced = self.largest = self.dmas = 0
+        self.reduced = self.largest = self.dmas = self.narrowed = 0
         self.copies = 1
 
     def scan(self, body: Any, copies: int = 1) -> None:
@@ -316,6 +319,11 @@ class _Values:
             self.largest = max([self.largest, *sizes])
             name = eqn.primitive.name
             self.dmas += name == "dma_start"
+            if name == "convert_element_type" and copies > 1 and eqn.invars:
+                src = getattr(eqn.invars[0], "aval", None)
+                wide = _itemsize(getattr(src, "dtype", "float32")) if src is not None else 0
+                if sizes and wide > _itemsize(eqn.params.get("new_dtype") or "float32"):
+                    self.narrowed = max(self.narrowed, sizes[0])
             if name.startswith(_REDUCTIONS):
                 biggest = max((_value_bytes(v) for v in eqn.invars), default=0)
                 if biggest * copies > self.reduced * self.copies:
