@@ -240,6 +240,28 @@ def test_a_block_with_a_constant_index_map_has_one_buffer() -> None:
     assert [(b.name, b.count) for b in call.buffers] == [("input 0", 2), ("input 1", 1), ("output 0", 2)]
 
 
+def test_a_block_indexed_only_by_grid_axes_of_extent_one_has_one_buffer() -> None:
+    jax = pytest.importorskip("jax")
+    from jax.experimental import pallas as pl
+
+    from tilefit.estimate.pallas_layout import trace_layouts
+
+    def body(x: object, w: object, o: object) -> None:
+        o[...] = x[...] + w[...]  # type: ignore[index]
+
+    # tpu-inference's quantized matmul, grid (1, 4, 1): x at (b, i) = (0, 0) on every step; libtpu's VMEM
+    # report (v6e) lists its window once
+    f = pl.pallas_call(
+        body, grid=(1, 4, 1), out_shape=jax.ShapeDtypeStruct((512, 4096), "float32"),
+        in_specs=[pl.BlockSpec((512, 1024), lambda b, o, i: (b, i)),
+                  pl.BlockSpec((512, 1024), lambda b, o, i: (i, o))],
+        out_specs=pl.BlockSpec((512, 1024), lambda b, o, i: (b, o)),
+    )
+    args = (jax.ShapeDtypeStruct((512, 1024), "float32"), jax.ShapeDtypeStruct((512, 4096), "float32"))
+    (call,) = trace_layouts(f, args)
+    assert [(b.name, b.count) for b in call.buffers] == [("input 0", 1), ("input 1", 2), ("output 0", 2)]
+
+
 def test_an_operand_the_program_computes_is_kept_in_vmem_on_v5e_and_v6e_not_v5p() -> None:
     jax = pytest.importorskip("jax")
     import jax.numpy as jnp

@@ -244,7 +244,7 @@ def _layout(eqn: Any, index: int, made: tuple[bool, ...] = ()) -> CallLayout:
     buffers: list[Buffer] = []
     for i, bm in enumerate(gm.block_mappings):
         kind, pos = ("input", i) if i < n_in else ("output", i - n_in)
-        buf = _block_buffer(bm, f"{kind} {pos}", kind, steps)
+        buf = _block_buffer(bm, f"{kind} {pos}", kind, steps, gm.grid)
         if buf is not None:
             produced = kind == "input" and i < len(made_in) and made_in[i]
             buffers.append(dataclasses.replace(buf, produced=produced) if produced else buf)
@@ -364,12 +364,12 @@ def _itemsize(dtype: Any) -> int:
         return 4
 
 
-def _block_buffer(bm: Any, name: str, kind: str, steps: int) -> Buffer | None:
+def _block_buffer(bm: Any, name: str, kind: str, steps: int, grid: Sequence[Any] = ()) -> Buffer | None:
     aval = bm.block_aval
     if not _in_vmem(aval):
         return None
     mode = bm.pipeline_mode
-    count = int(mode.buffer_count) if mode is not None else (2 if steps > 1 and not _constant(bm) else 1)
+    count = int(mode.buffer_count) if mode is not None else (2 if steps > 1 and not _constant(bm, grid) else 1)
     if steps == 1:
         count = min(count, 1)
     buf = _buffer(name, bm.transformed_block_aval.shape, aval.dtype, count, kind)
@@ -380,17 +380,29 @@ def _block_buffer(bm: Any, name: str, kind: str, steps: int) -> Buffer | None:
     return dataclasses.replace(buf, array_shape=array, contiguous=contiguous, block=block or ())
 
 
-def _constant(bm: Any) -> bool:
-    """Whether a block's index map returns only constants: the block never moves, one buffer holds it.
+def _constant(bm: Any, grid: Sequence[Any] = ()) -> bool:
+    """Whether a block's index map never moves the block over the grid: one buffer holds it.
 
-    libtpu 0.0.42.1, v5e, grid of 8 steps over (512, 1024) f32 blocks: x and o moving, y (input) and s
-    (output) at index (0, 0) need 12 MiB, not 16 (y and s once each), whether or not the block is the
-    whole array and even when the body never reads y. Splash attention's m/l/o accumulators are such
-    outputs.
+    True when every index it returns is a constant or depends only on grid axes of extent 1 (not on an
+    axis that steps, a traced axis or scalar-prefetch data). libtpu 0.0.42.1, v5e, grid of 8 steps over
+    (512, 1024) f32 blocks: x and o moving, y (input) and s (output) at index (0, 0) need 12 MiB, not 16
+    (y and s once each), whether or not the block is the whole array and even when the body never reads
+    y. Splash attention's m/l/o accumulators are such outputs. tpu-inference's quantized matmul with
+    grid (1, 4, 1) maps its x block to (b, i) = (0, 0) on every step: its VMEM report lists that 16 MiB
+    window once (v6e, 2048/2048/4096 blocks: 61.8 MiB, not 77).
     """
     index = getattr(bm, "index_map_jaxpr", None)
-    outs: Sequence[Any] = getattr(getattr(index, "jaxpr", None), "outvars", None) or ()
-    return bool(outs) and all(type(v).__name__ == "Literal" for v in outs)
+    jaxpr = getattr(index, "jaxpr", None)
+    outs: Sequence[Any] = getattr(jaxpr, "outvars", None) or ()
+    if not outs:
+        return False
+    invars = list(getattr(jaxpr, "invars", ()))
+    moving = {id(v) for k, v in enumerate(invars) if not (k < len(grid) and isinstance(grid[k], int) and grid[k] == 1)}
+    for eqn in getattr(jaxpr, "eqns", ()):
+        nested = next(_sub_jaxprs(eqn.params), None) is not None  # a call in the map: assume it moves
+        if nested or any(id(v) in moving for v in eqn.invars if type(v).__name__ != "Literal"):
+            moving.update(id(o) for o in eqn.outvars)
+    return all(type(v).__name__ == "Literal" or id(v) not in moving for v in outs)
 
 
 def _full_rank_block(bm: Any, rank: int) -> tuple[int | None, ...] | None:
