@@ -314,3 +314,15 @@ def test_tpu7x_counts_the_narrowed_copy_of_unrolled_scores() -> None:
     assert internal_allowance(get_target("v6e"), call) == pytest.approx(3.2 * MIB, abs=0.05 * MIB)
     single = CallLayout("k", (8,), (), None, reduced_value=2 * MIB, largest_value=2 * MIB, narrowed_value=MIB)
     assert internal_allowance(get_target("tpu7x"), single) == 2 * MIB
+
+
+def test_scratch_with_a_small_second_minor_dim_takes_a_smaller_tile() -> None:
+    from tilefit.estimate.pallas_layout import Buffer, scratch_tile_rows
+
+    assert [scratch_tile_rows(r, 2) for r in (1, 2, 3, 9, 16, 64)] == [2, 2, 4, 16, 16, 16]
+    assert [scratch_tile_rows(r, 4) for r in (1, 2, 8, 100)] == [1, 2, 8, 8]
+    # tpu-inference's ragged paged attention v3 KV double buffer, bf16 (2, 128, 9, 2, 128): raw size as
+    # scratch (libtpu: 2.4 MiB for the whole kernel), full (16, 128) tiles as a pipeline window
+    kv = Buffer("scratch 0", (2, 128, 9, 2, 128), "bf16", 2, 1, "scratch")
+    assert kv.padded_bytes == 2 * 128 * 9 * 2 * 128 * 2
+    assert dataclasses.replace(kv, kind="input").padded_bytes == 8 * kv.padded_bytes

@@ -61,8 +61,9 @@ class Buffer:
 
     @property
     def padded_bytes(self) -> int:
-        """Bytes of one copy once padded to the (8 x packing, 128) tile."""
-        return padded_bytes(self.shape, self.itemsize)
+        """Bytes of one copy once padded to the (8 x packing, 128) tile (scratch: `scratch_tile_rows`)."""
+        small = self.kind in ("scratch", "scoped")
+        return padded_bytes(self.shape, self.itemsize, scratch_tile_rows if small else None)
 
     @property
     def bytes(self) -> int:
@@ -108,14 +109,31 @@ def sublane_rows(itemsize: int) -> int:
     return SUBLANES * max(1, 4 // max(1, itemsize))
 
 
-def padded_bytes(shape: Sequence[int], itemsize: int) -> int:
-    """Bytes of an array in VMEM once its last two dims are padded to the tile."""
+def scratch_tile_rows(rows: int, itemsize: int) -> int:
+    """Tile rows Mosaic gives a VMEM scratch buffer whose second-minor dim is `rows`.
+
+    A kernel's own scratch gets the smallest power-of-two tile that holds `rows`, from the packing (1 row
+    for 32-bit, 2 for 16-bit, 4 for 8-bit) up to the full 8 x packing; pipeline windows keep the full tile.
+    libtpu 0.0.42.1, v5e: tpu-inference's ragged paged attention v3 with a bf16 (2, 128, 9, 2, 128) KV
+    double buffer (second-minor dim 2, the KV packing) needs 2.4 MiB in all, where full (16, 128) tiles
+    would take 9 MiB for that buffer alone.
+    """
+    packing = max(1, 4 // max(1, itemsize))
+    tile = packing
+    while tile < rows and tile < SUBLANES * packing:
+        tile *= 2
+    return tile
+
+
+def padded_bytes(shape: Sequence[int], itemsize: int, tile_rows: Callable[[int, int], int] | None = None) -> int:
+    """Bytes of an array in VMEM once its last two dims are padded to the tile (`tile_rows`: scratch rule)."""
     if not shape:
         return TILE_BYTES
     dims = list(shape)
     dims[-1] = _round_up(dims[-1], LANES)
     if len(dims) >= 2:
-        dims[-2] = _round_up(dims[-2], sublane_rows(itemsize))
+        rows = tile_rows(dims[-2], itemsize) if tile_rows is not None else sublane_rows(itemsize)
+        dims[-2] = _round_up(dims[-2], rows)
     else:
         dims.insert(0, sublane_rows(itemsize))
     return _round_up(math.prod(dims) * itemsize, TILE_BYTES)
