@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "examples" / "kernels"))
 
 import pallas_shipped as shipped  # noqa: E402
+import pallas_tpu_inference as tpu_inference  # noqa: E402  (kernels of PyPI tpu-inference, from its wheel)
 
 from tilefit.estimate.pallas import PallasEstimator, PallasKernel  # noqa: E402
 from tilefit.estimate.pallas_compile import TopologyCache, compile_once, quiet_libtpu  # noqa: E402
@@ -69,6 +70,17 @@ CASES: dict[str, tuple[PallasKernel, list[dict[str, int]]]] = {
     "ragged_paged": (shipped.ragged_paged, _c(
         "kv_pages_per_block,queries_per_block", (8, 16), (8, 32), (16, 16), (16, 32), (16, 64), (32, 32),
         (32, 64), (8, 128), (64, 16), (32, 128))),
+    # kernels of another project (vLLM's TPU backend, PyPI tpu-inference 0.32.0), not used to fit the model
+    "ti_qmm": (tpu_inference.quantized_matmul, _c(
+        "batch_block,out_block,in_block", (256, 512, 1024), (512, 1024, 2048), (512, 2048, 4096),
+        (1024, 1024, 4096), (1024, 2048, 2048), (2048, 2048, 4096), (2048, 4096, 4096))),
+    "ti_gmm": (tpu_inference.gmm, _c(
+        "tm,tk,tn", (256, 512, 512), (512, 1024, 1024), (1024, 1024, 1024), (1024, 2048, 2048),
+        (512, 4096, 2048), (2048, 2048, 2048))),
+    "ti_rpa3": (tpu_inference.ragged_paged_v3, _c(
+        "bq,bkv,bq_c,bkv_c", (16, 128, 16, 128), (32, 256, 32, 128), (64, 512, 32, 256), (64, 1024, 64, 512))
+        # its limit defaults to all of VMEM; with a user's 4 MiB (vmem_limit_bytes) it does not fit
+        + _c("bq,bkv,bq_c,bkv_c,vmem_limit_mib", (32, 256, 32, 128, 4), (16, 128, 16, 128, 4))),
 }
 
 

@@ -240,6 +240,28 @@ def test_a_block_with_a_constant_index_map_has_one_buffer() -> None:
     assert [(b.name, b.count) for b in call.buffers] == [("input 0", 2), ("input 1", 1), ("output 0", 2)]
 
 
+def test_a_block_indexed_only_by_grid_axes_of_extent_one_has_one_buffer() -> None:
+    jax = pytest.importorskip("jax")
+    from jax.experimental import pallas as pl
+
+    from tilefit.estimate.pallas_layout import trace_layouts
+
+    def body(x: object, w: object, o: object) -> None:
+        o[...] = x[...] + w[...]  # type: ignore[index]
+
+    # tpu-inference's quantized matmul, grid (1, 4, 1): x at (b, i) = (0, 0) on every step; libtpu's VMEM
+    # report (v6e) lists its window once
+    f = pl.pallas_call(
+        body, grid=(1, 4, 1), out_shape=jax.ShapeDtypeStruct((512, 4096), "float32"),
+        in_specs=[pl.BlockSpec((512, 1024), lambda b, o, i: (b, i)),
+                  pl.BlockSpec((512, 1024), lambda b, o, i: (i, o))],
+        out_specs=pl.BlockSpec((512, 1024), lambda b, o, i: (b, o)),
+    )
+    args = (jax.ShapeDtypeStruct((512, 1024), "float32"), jax.ShapeDtypeStruct((512, 4096), "float32"))
+    (call,) = trace_layouts(f, args)
+    assert [(b.name, b.count) for b in call.buffers] == [("input 0", 1), ("input 1", 2), ("output 0", 2)]
+
+
 def test_an_operand_the_program_computes_is_kept_in_vmem_on_v5e_and_v6e_not_v5p() -> None:
     jax = pytest.importorskip("jax")
     import jax.numpy as jnp
@@ -279,3 +301,28 @@ def test_unrolled_score_copies_count_at_the_generations_share(target: str, copie
     # 6.2 MiB, four (2048,512) copies (splash 2048/2048/512) 14.6 MiB; v6e spills less (2.9 copies of 4)
     call = CallLayout("k", (8,), (), None, reduced_value=4 * MIB, largest_value=4 * MIB, reduced_copies=copies)
     assert internal_allowance(get_target(target), call) == pytest.approx(expected_mib * MIB, abs=4096)
+
+
+def test_tpu7x_counts_the_narrowed_copy_of_unrolled_scores() -> None:
+    from tilefit.estimate.pallas import internal_allowance
+
+    # libtpu's VMEM report, tpu7x, JAX flash attention 1024/1024/512: two unrolled (1024,512) f32 score
+    # copies and their bf16 casts (p fed to the second matmul) spill 4263936 B; v6e 2.5 MiB, no cast term
+    call = CallLayout("k", (8,), (), None, reduced_value=2 * MIB, largest_value=2 * MIB, reduced_copies=2,
+                      narrowed_value=MIB)
+    assert internal_allowance(get_target("tpu7x"), call) == pytest.approx(4.2 * MIB, abs=0.05 * MIB)
+    assert internal_allowance(get_target("v6e"), call) == pytest.approx(3.2 * MIB, abs=0.05 * MIB)
+    single = CallLayout("k", (8,), (), None, reduced_value=2 * MIB, largest_value=2 * MIB, narrowed_value=MIB)
+    assert internal_allowance(get_target("tpu7x"), single) == 2 * MIB
+
+
+def test_scratch_with_a_small_second_minor_dim_takes_a_smaller_tile() -> None:
+    from tilefit.estimate.pallas_layout import Buffer, scratch_tile_rows
+
+    assert [scratch_tile_rows(r, 2) for r in (1, 2, 3, 9, 16, 64)] == [2, 2, 4, 16, 16, 16]
+    assert [scratch_tile_rows(r, 4) for r in (1, 2, 8, 100)] == [1, 2, 8, 8]
+    # tpu-inference's ragged paged attention v3 KV double buffer, bf16 (2, 128, 9, 2, 128): raw size as
+    # scratch (libtpu: 2.4 MiB for the whole kernel), full (16, 128) tiles as a pipeline window
+    kv = Buffer("scratch 0", (2, 128, 9, 2, 128), "bf16", 2, 1, "scratch")
+    assert kv.padded_bytes == 2 * 128 * 9 * 2 * 128 * 2
+    assert dataclasses.replace(kv, kind="input").padded_bytes == 8 * kv.padded_bytes

@@ -61,8 +61,9 @@ class Buffer:
 
     @property
     def padded_bytes(self) -> int:
-        """Bytes of one copy once padded to the (8 x packing, 128) tile."""
-        return padded_bytes(self.shape, self.itemsize)
+        """Bytes of one copy once padded to the (8 x packing, 128) tile (scratch: `scratch_tile_rows`)."""
+        small = self.kind in ("scratch", "scoped")
+        return padded_bytes(self.shape, self.itemsize, scratch_tile_rows if small else None)
 
     @property
     def bytes(self) -> int:
@@ -86,6 +87,7 @@ class CallLayout:
     reduced_value: int = 0  # padded bytes of the biggest value a reduction reads in the kernel body
     largest_value: int = 0  # padded bytes of the biggest array value the kernel body computes
     reduced_copies: int = 1  # unrolled loop iterations that each keep such a value
+    narrowed_value: int = 0  # padded bytes of the biggest narrowing cast in an unrolled loop (p -> bf16)
     unsure: tuple[str, ...] = ()  # what the model could not see exactly (analytic mode asks libtpu then)
 
     @property
@@ -107,14 +109,31 @@ def sublane_rows(itemsize: int) -> int:
     return SUBLANES * max(1, 4 // max(1, itemsize))
 
 
-def padded_bytes(shape: Sequence[int], itemsize: int) -> int:
-    """Bytes of an array in VMEM once its last two dims are padded to the tile."""
+def scratch_tile_rows(rows: int, itemsize: int) -> int:
+    """Tile rows Mosaic gives a VMEM scratch buffer whose second-minor dim is `rows`.
+
+    A kernel's own scratch gets the smallest power-of-two tile that holds `rows`, from the packing (1 row
+    for 32-bit, 2 for 16-bit, 4 for 8-bit) up to the full 8 x packing; pipeline windows keep the full tile.
+    libtpu 0.0.42.1, v5e: tpu-inference's ragged paged attention v3 with a bf16 (2, 128, 9, 2, 128) KV
+    double buffer (second-minor dim 2, the KV packing) needs 2.4 MiB in all, where full (16, 128) tiles
+    would take 9 MiB for that buffer alone.
+    """
+    packing = max(1, 4 // max(1, itemsize))
+    tile = packing
+    while tile < rows and tile < SUBLANES * packing:
+        tile *= 2
+    return tile
+
+
+def padded_bytes(shape: Sequence[int], itemsize: int, tile_rows: Callable[[int, int], int] | None = None) -> int:
+    """Bytes of an array in VMEM once its last two dims are padded to the tile (`tile_rows`: scratch rule)."""
     if not shape:
         return TILE_BYTES
     dims = list(shape)
     dims[-1] = _round_up(dims[-1], LANES)
     if len(dims) >= 2:
-        dims[-2] = _round_up(dims[-2], sublane_rows(itemsize))
+        rows = tile_rows(dims[-2], itemsize) if tile_rows is not None else sublane_rows(itemsize)
+        dims[-2] = _round_up(dims[-2], rows)
     else:
         dims.insert(0, sublane_rows(itemsize))
     return _round_up(math.prod(dims) * itemsize, TILE_BYTES)
@@ -243,7 +262,7 @@ def _layout(eqn: Any, index: int, made: tuple[bool, ...] = ()) -> CallLayout:
     buffers: list[Buffer] = []
     for i, bm in enumerate(gm.block_mappings):
         kind, pos = ("input", i) if i < n_in else ("output", i - n_in)
-        buf = _block_buffer(bm, f"{kind} {pos}", kind, steps)
+        buf = _block_buffer(bm, f"{kind} {pos}", kind, steps, gm.grid)
         if buf is not None:
             produced = kind == "input" and i < len(made_in) and made_in[i]
             buffers.append(dataclasses.replace(buf, produced=produced) if produced else buf)
@@ -268,7 +287,7 @@ def _layout(eqn: Any, index: int, made: tuple[bool, ...] = ()) -> CallLayout:
         unsure.append(f"the kernel runs its own DMAs ({values.dmas} dma_start): the values of its copy "
                       "loop are not modelled")
     return CallLayout(name, grid, tuple(buffers), limit, values.reduced, values.largest,
-                      reduced_copies=values.copies, unsure=tuple(unsure))
+                      reduced_copies=values.copies, narrowed_value=values.narrowed, unsure=tuple(unsure))
 
 
 def _scoped_buffers(body: Any) -> list[Buffer]:
@@ -303,11 +322,13 @@ class _Values:
     values are mostly streamed (a matmul's dot result into its accumulator: a fraction, measured). An
     unrolled loop keeps more than one copy of its scores (`copies`): JAX's flash attention unrolls its
     block_k loop, and with block_q=2048, block_k_major=2048, block_k=1024 libtpu needs 23.1 MiB on v5e
-    = 7 MiB of blocks + two 8 MiB score copies.
+    = 7 MiB of blocks + two 8 MiB score copies. `narrowed`: the biggest value cast to a narrower dtype
+    inside an unrolled loop (flash attention's `p.astype(bf16)` fed to its second matmul; splash attention
+    widens v instead and has none).
     """
 
     def __init__(self) -> None:
-        self.reduced = self.largest = self.dmas = 0
+        self.reduced = self.largest = self.dmas = self.narrowed = 0
         self.copies = 1
 
     def scan(self, body: Any, copies: int = 1) -> None:
@@ -316,6 +337,11 @@ class _Values:
             self.largest = max([self.largest, *sizes])
             name = eqn.primitive.name
             self.dmas += name == "dma_start"
+            if name == "convert_element_type" and copies > 1 and eqn.invars:
+                src = getattr(eqn.invars[0], "aval", None)
+                wide = _itemsize(getattr(src, "dtype", "float32")) if src is not None else 0
+                if sizes and wide > _itemsize(eqn.params.get("new_dtype") or "float32"):
+                    self.narrowed = max(self.narrowed, sizes[0])
             if name.startswith(_REDUCTIONS):
                 biggest = max((_value_bytes(v) for v in eqn.invars), default=0)
                 if biggest * copies > self.reduced * self.copies:
@@ -356,12 +382,12 @@ def _itemsize(dtype: Any) -> int:
         return 4
 
 
-def _block_buffer(bm: Any, name: str, kind: str, steps: int) -> Buffer | None:
+def _block_buffer(bm: Any, name: str, kind: str, steps: int, grid: Sequence[Any] = ()) -> Buffer | None:
     aval = bm.block_aval
     if not _in_vmem(aval):
         return None
     mode = bm.pipeline_mode
-    count = int(mode.buffer_count) if mode is not None else (2 if steps > 1 and not _constant(bm) else 1)
+    count = int(mode.buffer_count) if mode is not None else (2 if steps > 1 and not _constant(bm, grid) else 1)
     if steps == 1:
         count = min(count, 1)
     buf = _buffer(name, bm.transformed_block_aval.shape, aval.dtype, count, kind)
@@ -372,17 +398,29 @@ def _block_buffer(bm: Any, name: str, kind: str, steps: int) -> Buffer | None:
     return dataclasses.replace(buf, array_shape=array, contiguous=contiguous, block=block or ())
 
 
-def _constant(bm: Any) -> bool:
-    """Whether a block's index map returns only constants: the block never moves, one buffer holds it.
+def _constant(bm: Any, grid: Sequence[Any] = ()) -> bool:
+    """Whether a block's index map never moves the block over the grid: one buffer holds it.
 
-    libtpu 0.0.42.1, v5e, grid of 8 steps over (512, 1024) f32 blocks: x and o moving, y (input) and s
-    (output) at index (0, 0) need 12 MiB, not 16 (y and s once each), whether or not the block is the
-    whole array and even when the body never reads y. Splash attention's m/l/o accumulators are such
-    outputs.
+    True when every index it returns is a constant or depends only on grid axes of extent 1 (not on an
+    axis that steps, a traced axis or scalar-prefetch data). libtpu 0.0.42.1, v5e, grid of 8 steps over
+    (512, 1024) f32 blocks: x and o moving, y (input) and s (output) at index (0, 0) need 12 MiB, not 16
+    (y and s once each), whether or not the block is the whole array and even when the body never reads
+    y. Splash attention's m/l/o accumulators are such outputs. tpu-inference's quantized matmul with
+    grid (1, 4, 1) maps its x block to (b, i) = (0, 0) on every step: its VMEM report lists that 16 MiB
+    window once (v6e, 2048/2048/4096 blocks: 61.8 MiB, not 77).
     """
     index = getattr(bm, "index_map_jaxpr", None)
-    outs: Sequence[Any] = getattr(getattr(index, "jaxpr", None), "outvars", None) or ()
-    return bool(outs) and all(type(v).__name__ == "Literal" for v in outs)
+    jaxpr = getattr(index, "jaxpr", None)
+    outs: Sequence[Any] = getattr(jaxpr, "outvars", None) or ()
+    if not outs:
+        return False
+    invars = list(getattr(jaxpr, "invars", ()))
+    moving = {id(v) for k, v in enumerate(invars) if not (k < len(grid) and isinstance(grid[k], int) and grid[k] == 1)}
+    for eqn in getattr(jaxpr, "eqns", ()):
+        nested = next(_sub_jaxprs(eqn.params), None) is not None  # a call in the map: assume it moves
+        if nested or any(id(v) in moving for v in eqn.invars if type(v).__name__ != "Literal"):
+            moving.update(id(o) for o in eqn.outvars)
+    return all(type(v).__name__ == "Literal" or id(v) not in moving for v in outs)
 
 
 def _full_rank_block(bm: Any, rank: int) -> tuple[int | None, ...] | None:

@@ -26,12 +26,20 @@ def internal_allowance(target: Target, call: CallLayout) -> int:
     (128,128) and (64,256) f32 scores and a 128^3 matmul's dot result (64 KiB, 16 vregs) cost 0 bytes
     on v5e, v5p, v6e and tpu7x; on v4 the (128,128) scores cost
     about 80 KiB (no entry there).
+
+    tpu7x also keeps, per extra unrolled copy, `mosaic_unrolled_cast_pct` of the narrowed (bf16) copy of
+    the scores that flash attention feeds its second matmul: its report spills 4263936 B for two
+    (1024,512) f32 score copies (2.03 copies' worth; v6e 1.22, v5e 1.39) where splash attention, which
+    casts v up instead of p down, spills 1.37 copies' worth of its (1024,1024) scores on every generation.
     """
     resident = (target.limit("mosaic_register_resident_kib") or 0) * 1024
     if call.reduced_value > resident:
         copy_pct = target.limit("mosaic_unrolled_copy_pct")
         copies = 100 + (call.reduced_copies - 1) * (100 if copy_pct is None else copy_pct)
         raw = (target.limit("mosaic_internal_reduced_pct") or 0) * call.reduced_value * copies // 10000
+        cast_pct = target.limit("mosaic_unrolled_cast_pct")
+        if cast_pct and call.reduced_copies > 1:
+            raw += call.narrowed_value * (call.reduced_copies - 1) * cast_pct // 100
     elif call.reduced_value == 0 and call.largest_value > resident:
         raw = (target.limit("mosaic_internal_value_pct") or 0) * call.largest_value // 100
     else:
