@@ -30,8 +30,9 @@ $(VENV)/.test: pyproject.toml $(VENV)/.core
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	else echo "note: no chromium and no way to install it (needs root and apt-get): the browser tests skip"; fi
-	# tilefit check's compile tests read SGLang's kernel and MoE tables from its wheel (never installed).
-	$(PIP) download --quiet --disable-pip-version-check --no-deps sglang==0.5.23 liger-kernel==0.8.5 -d .cache/wheels
+	# tilefit check's compile tests read SGLang's kernel and MoE tables from its wheel (never installed); the
+	# Pallas tests read vLLM's TPU kernels from tpu-inference's wheel the same way.
+	$(PIP) download --quiet --disable-pip-version-check --no-deps sglang==0.5.23 liger-kernel==0.8.5 tpu-inference==0.32.0 -d .cache/wheels
 	touch $@
 
 $(VENV)/.demo: pyproject.toml $(VENV)/.core

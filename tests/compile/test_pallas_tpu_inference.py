@@ -1,7 +1,7 @@
 """Kernels of another project (vLLM's TPU backend, PyPI tpu-inference 0.32.0) through tilefit, on a small shape.
 
-Runs only where the wheel is already unpacked (`TILEFIT_TPU_INFERENCE`, or `.cache/wheels/tpu_inference-0.32.0`
-after `python benchmarks/pallas_real.py --kernels ti_qmm ...` fetched it): tests never download. The sweep
+Runs where the wheel is at hand: `make test` downloads it into `.cache/wheels/` (as it does SGLang's), or
+`TILEFIT_TPU_INFERENCE` names an unpacked copy; the test unpacks, it never downloads. The sweep
 is benchmarks/pallas_real.py (`ti_*` kernels, BENCHMARKS.md).
 """
 
@@ -20,6 +20,7 @@ from tilefit.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 _UNPACKED = Path(os.environ.get("TILEFIT_TPU_INFERENCE") or ROOT / ".cache" / "wheels" / "tpu_inference-0.32.0")
+_WHEEL = ROOT / ".cache" / "wheels" / "tpu_inference-0.32.0-py3-none-any.whl"
 
 pytestmark = [
     pytest.mark.compile,
@@ -27,14 +28,14 @@ pytestmark = [
         importlib.util.find_spec("jax") is None or importlib.util.find_spec("libtpu") is None,
         reason="needs jax[tpu] (jax with libtpu); install tilefit[tpu]",
     ),
-    pytest.mark.skipif(not (_UNPACKED / "tpu_inference").is_dir(), reason="tpu-inference's wheel is not unpacked"),
+    pytest.mark.skipif(not ((_UNPACKED / "tpu_inference").is_dir() or _WHEEL.is_file()),
+                       reason="tpu-inference's wheel is not in .cache/wheels (make test downloads it)"),
 ]
 
 sys.path.insert(0, str(ROOT / "examples" / "kernels"))
 
 
 def test_quantized_matmul_int8_blocks_fit_at_the_kernels_own_limit(tmp_path: Path) -> None:
-    os.environ.setdefault("TILEFIT_TPU_INFERENCE", str(_UNPACKED))
     import pallas_tpu_inference as ti
 
     k = dataclasses.replace(ti.quantized_matmul, params={"batch": 512, "n_in": 1024, "n_out": 1024})
