@@ -170,3 +170,30 @@ def test_fresh14_wordings_are_read(text: str, resource: str, required: int | Non
 ])
 def test_fresh14_rules_leave_look_alikes_alone(text: str) -> None:
     assert infer(text, KB) is None
+
+
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # helion#510 (fresh-15): Triton's out-of-resource errors while autotuning are its shared-memory check
+    ("If I let the autotuner decide the block size, I encounter many out-of-resource errors in Triton",
+     "shared-memory", None, None),
+    # helion#2842 (fresh-15): "the ... cap" is a limit, and its size is the limit
+    ("Tensors that have no alignment requirement of their own get their block size inflated, which can multiply "
+     "their VMEM footprint and push the kernel over the 64 MiB scoped-VMEM cap.", "vmem", None, 67108864),
+    # cudf-spark-jni#3002 (fresh-15): a failure phrase around the resource phrase
+    ("In this situation the kernels are compiled to use much more registers than usual. As such, some kernels "
+     "failed to launch in our tests.", "registers", None, None),
+])
+def test_fresh15_wordings_are_read(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    found = inferred(text, KB)
+    assert [(m.entry.resource, m.required, m.limit, m.confidence) for m in found][:1] == [
+        (resource, required, limit, "inferred")]
+
+
+@pytest.mark.parametrize("text", [
+    # "cap" as a verb is not a limit (mujoco_warp#1524's title names threads; its body says registers ran short)
+    "Cap the tile size at 256 for the sampling kernel on every GPU.",
+    # OpenCL's and HSA's OUT_OF_RESOURCES are not Triton's shared-memory check, and Triton names no shortage here
+    "hsa api call failure: Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES while loading the triton runtime",
+])
+def test_fresh15_rules_leave_look_alikes_alone(text: str) -> None:
+    assert [m.entry.resource for m in inferred(text, KB)][:1] != ["shared-memory"]

@@ -126,6 +126,9 @@ def _fails(text: str, start: int, end: int, r: Rules, adjacent: bool) -> bool:
     a, b = _sentence(text, start, end, r)
     if r.failure.search(text, a, start) or r.failure.search(text, end, b):
         return True
+    # a failure phrase around the resource phrase: "uses much more registers than usual"
+    if any(f.start() < start and f.end() > end for f in r.failure.finditer(text, a, b)):
+        return True
     if r.adjacent is None or not adjacent:
         return False
     after = r.sentence_end.match(text, b)
