@@ -21,6 +21,7 @@ import functools
 import os
 import subprocess
 import sys
+import sysconfig
 import tempfile
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -48,8 +49,8 @@ def _enable_verifier() -> Callable[[int, bool], None] | None:
 
 def _address(pm: Any) -> int | None:
     """Where the C++ PassManager of a nanobind `pass_manager` lies, or None when the header is not as known."""
-    if not type(type(pm)).__name__.startswith("nb_type"):
-        return None
+    if not type(type(pm)).__name__.startswith("nb_type") or sysconfig.get_config_var("Py_GIL_DISABLED"):
+        return None  # not nanobind, or a free-threaded CPython whose object header is another size
     base = id(pm)
     header = ctypes.c_uint64.from_address(base + 2 * ctypes.sizeof(ctypes.c_void_p)).value
     offset, flags = ctypes.c_int32(header & 0xFFFFFFFF).value, header >> 32
