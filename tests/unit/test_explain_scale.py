@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import os
 import subprocess
@@ -75,10 +76,20 @@ CPU_BOUND = {"distinct-unmatched": 1.0, "distinct-fallback": 2.0, "distinct-fami
 
 
 def _cpu_explain(path: Path) -> tuple[float, object]:
-    t0 = time.process_time()
-    with path.open("rb") as fh:
-        result = explain(fh)
-    return time.process_time() - t0, result
+    """The lesser CPU time of two runs, the garbage collector held off: a full collection of a long test
+    session's heap inside one run cost 0.9 s on the CI box (utf-16: 0.13 s for 0.4 MB, 1.07 s for 1.2 MB)."""
+    best, result = float("inf"), None
+    for _ in range(2):
+        gc.collect()
+        gc.disable()
+        try:
+            t0 = time.process_time()
+            with path.open("rb") as fh:
+                result = explain(fh)
+            best = min(best, time.process_time() - t0)
+        finally:
+            gc.enable()
+    return best, result
 
 
 @pytest.mark.slow
