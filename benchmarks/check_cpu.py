@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from tilefit.check import moe, run
-from tilefit.check.size import Job, size_jobs
+from tilefit.check.size import size_jobs
 from tilefit.check.tables import find_tables, read_table
 from tilefit.settings import Settings
 from tilefit.targets import get_target
@@ -30,15 +30,9 @@ def main() -> int:
     ap.add_argument("--targets", default="sm_80,sm_86,sm_89,sm_90,sm_120,gfx942")
     args = ap.parse_args()
     kernels = run.load_kernels(Path(args.root) / moe.SOURCE, Settings.from_env())
-    jobs = []
-    for path in find_tables([args.tables]):
-        table = read_table(path)
-        name = moe.kernel_name(table.name)
-        for m in table.entries:
-            for kind in moe.kinds(table):
-                for t in args.targets.split(","):
-                    launch = moe.launch(table, m, kind, get_target(t))
-                    jobs.append(Job(str(kernels[name].module_path), name, launch, t))
+    tables = [read_table(path) for path in find_tables([args.tables])]
+    targets = [get_target(t) for t in args.targets.split(",")]
+    _, jobs = run.plan_jobs(tables, targets, kernels, moe.Problem())
     import triton  # noqa: F401  (its import is not what is measured)
 
     cpu, wall = time.process_time(), time.perf_counter()

@@ -42,16 +42,9 @@ def main() -> int:
     args = ap.parse_args()
     root = Path(args.root)
     kernels = run.load_kernels(root / moe.SOURCE, Settings.from_env())
-    jobs, plan = [], []
-    for path in find_tables([str(root / CONFIGS)]):
-        table = read_table(path)
-        name = moe.kernel_name(table.name)
-        for m in table.entries:
-            for kind in moe.kinds(table):
-                for t in args.targets.split(","):
-                    launch = moe.launch(table, m, kind, get_target(t))
-                    jobs.append(Job(str(kernels[name].module_path), name, launch, t))
-                    plan.append((table, m, kind, get_target(t)))
+    tables = [read_table(path) for path in find_tables([str(root / CONFIGS)])]
+    targets = [get_target(t) for t in args.targets.split(",")]
+    plan, jobs = run.plan_jobs(tables, targets, kernels, moe.Problem())
     shards = [run.in_shard(plan, jobs, (i, args.shards)) for i in range(1, args.shards + 1)]
     shard_of = [next(i + 1 for i, s in enumerate(shards) if s[row]) for row in range(len(jobs))]
     version = triton_version()

@@ -101,8 +101,7 @@ def check_tables(
     """Size every entry of every table for every target; find a fix for each that does not fit."""
     settings = settings or Settings.from_env()
     problem = problem or Problem()
-    plan = [(t, m, kind, tgt) for t in tables for m in t.entries for kind in moe.kinds(t) for tgt in targets]
-    jobs = [_job(kernels, moe.launch(t, m, kind, tgt, problem), tgt) for t, m, kind, tgt in plan]
+    plan, jobs = plan_jobs(tables, targets, kernels, problem)
     mine = in_shard(plan, jobs, shard)
     plan, jobs = [p for p, y in zip(plan, mine, strict=True) if y], [j for j, y in zip(jobs, mine, strict=True) if y]
     usages = size_jobs(jobs, settings, workers=workers, progress=progress, executor=executor)
@@ -110,6 +109,13 @@ def check_tables(
     if fix:
         rows = find_fixes(rows, kernels, problem, settings, workers, executor=executor)
     return rows
+
+
+def plan_jobs(tables: Sequence[Table], targets: Sequence[Target], kernels: Mapping[str, LoadedSource],
+              problem: Problem) -> tuple[list[tuple[Table, int, LaunchKind, Target]], list[Job]]:
+    """Every (table, entry, GEMM, target) of a check, and the compile job that sizes it."""
+    plan = [(t, m, kind, tgt) for t in tables for m in t.entries for kind in moe.kinds(t) for tgt in targets]
+    return plan, [_job(kernels, moe.launch(t, m, kind, tgt, problem), tgt) for t, m, kind, tgt in plan]
 
 
 def in_shard(plan: Sequence[tuple[Table, int, LaunchKind, Target]], jobs: Sequence[Job],
