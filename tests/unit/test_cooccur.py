@@ -89,12 +89,16 @@ def test_memory_space_errors_are_not_shortages() -> None:
 
 
 def test_a_long_log_is_read_at_its_head_and_its_tail() -> None:
-    """explain() on a 4 MB log: the layer's answer from the title at the head, or from the last line."""
+    """explain() on a 4 MB log: the layer's answer from the title at the head, or from the last line.
+
+    Positions are in the normalised log (tilefit.match.normalize), where the noise lines' "INFO" prefix is gone from
+    every line after the first."""
+    from tilefit.match.normalize import normalize
     from tilefit.report import explain
 
     title = "Shader uses too much threadgroup memory on the M1 GPU, the pipeline fails to build\n"
     noise = "INFO step 1 loss=0.25 lr=1e-4 grad_norm=0.5 ok\n" * 90_000
-    for log, at in ((title + noise, 12), (noise + title, len(noise) + 12)):
+    for log, at in ((title + noise, 12), (noise + title, len(normalize(noise)) + 12)):
         found = [d.match for d in explain(log).diagnoses]
         assert [(m.entry.resource, m.confidence, m.start) for m in found] == [("shared-memory", "inferred", at)]
 

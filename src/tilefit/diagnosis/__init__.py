@@ -15,6 +15,7 @@ from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase
 from tilefit.match.extract import ContextIndex, ContextRules
 from tilefit.match.matcher import Match, inferred, match_window
+from tilefit.match.normalize import normalized
 from tilefit.match.tally import Tally
 from tilefit.match.window import windows
 from tilefit.targets import Target, TargetSet
@@ -117,7 +118,7 @@ def diagnose_pieces(
     found: dict[tuple[str, int | None, int | None], Diagnosis] = {}
     first: _Window | None = None
     last: _Window | None = None
-    for text, lo, hi, offset in windows(pieces):
+    for text, lo, hi, offset in windows(normalized(pieces)):
         index = rules.index(text)
         for m in match_window(text, kb, targets, lo, hi, offset):
             if tally.add(m):

@@ -155,7 +155,7 @@ class Entry:
 
     @functools.cached_property
     def regexes(self) -> tuple[re.Pattern[str], ...]:
-        return tuple(_regex(p, f"kb/{self.id}.yaml") for p in self.patterns)
+        return tuple(_regex(spaced(p), f"kb/{self.id}.yaml") for p in self.patterns)
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -214,6 +214,43 @@ class _Reader:
         if not isinstance(value, list) or (required and not value):
             raise self.fail(key, "expected a non-empty list")
         return [_Reader(v, f"{self.where}: {key}[{i}]") for i, v in enumerate(value)]
+
+
+def spaced(pattern: str) -> str:
+    """`pattern` with each literal space matching any whitespace: a message wrapped onto the next line still matches.
+
+    Logs are normalised before matching (tilefit.match.normalize): words are separated by one space or one line
+    break, so a space becomes `\\s` and a run of spaces `(?:\\s+)`. Escaped spaces and spaces inside a character
+    class are left as they are.
+    """
+    out: list[str] = []
+    i, n, in_class = 0, len(pattern), False
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            # a "]" right after "[" or "[^" is a literal member, not the class's end
+            j = i + 1 + (pattern[i + 1:i + 2] == "^")
+            if pattern[j:j + 1] == "]":
+                out.append(pattern[i:j + 1])
+                i = j + 1
+                continue
+        elif c == " ":
+            j = i
+            while j < n and pattern[j] == " ":
+                j += 1
+            out.append("\\s" if j - i == 1 else "(?:\\s+)")
+            i = j
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def _regex(text: str, where: str) -> re.Pattern[str]:
@@ -317,7 +354,8 @@ def entry_from_dict(raw: Any, where: str, expected_id: str | None = None, *, che
     if on_chip is not (resource in ON_CHIP):
         raise r.fail("on_chip", f"must be {resource in ON_CHIP} for resource {resource!r}")
     patterns = r.strs("patterns")
-    keywords = r.strs("keywords")
+    # a keyword is found in text whose whitespace reads as single spaces (a wrapped message's line break too)
+    keywords = tuple(dict.fromkeys(" ".join(k.split()) for k in r.strs("keywords")))
     if any(k != k.lower() for k in keywords):
         raise r.fail("keywords", "keywords are matched on lower-cased text; write them in lower case")
     entry = Entry(

@@ -90,19 +90,35 @@ def _seq(items: Any) -> list[Need]:
 
 
 def _chars(op: object, av: Any) -> list[str] | None:
-    """The characters one item can match when it is a literal or a small class of literals, else None."""
+    """The characters one item can match when it is a literal or a small class of literals, else None.
+
+    Whitespace reads as one space (`view`): a literal line break or `\\s` is the character " ".
+    """
     if op is sre.LITERAL:
-        chars = [chr(av)]
+        chars = [" " if chr(av).isspace() else chr(av)]
+    elif op is sre.IN and av == [(sre.CATEGORY, sre.CATEGORY_SPACE)]:
+        chars = [" "]
     elif op is sre.IN and len(av) <= 4 and all(o is sre.LITERAL for o, _ in av):
-        chars = [chr(v) for _, v in av]
+        chars = list(dict.fromkeys(" " if chr(v).isspace() else chr(v) for _, v in av))
     else:
         return None
     # A cased letter beyond ASCII may match under re.IGNORECASE what str.lower does not give ("µ" and "Μ"): no literal.
     return None if any(not c.isascii() and c.lower() != c.upper() for c in chars) else chars
 
 
+# Every character `\\s` matches (str.isspace), read as a space: the view literals and keywords are searched in.
+_WHITESPACE = str.maketrans({c: " " for c in "\t\n\v\f\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003"
+                                            "\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"})
+
+
+def view(text: str) -> str:
+    """`text` lower-cased with every whitespace character a space (same length): where literals and keywords are
+    looked for, so a phrase wrapped onto the next line is still found."""
+    return text.lower().translate(_WHITESPACE)
+
+
 class Hits:
-    """Where the literals of one text occur (lower-case text), each literal searched at most once."""
+    """Where the literals of one text occur (its `view`), each literal searched at most once."""
 
     def __init__(self, lower: str) -> None:
         self.lower = lower

@@ -15,7 +15,8 @@ from typing import Literal
 
 from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase
-from tilefit.match.literals import Hits
+from tilefit.match.literals import Hits, view
+from tilefit.match.normalize import normalize
 from tilefit.match.tally import Tally
 from tilefit.match.window import CHUNK, CONTEXT, KEYWORD_WINDOW, condense, windows
 from tilefit.targets import TargetSet
@@ -32,7 +33,7 @@ _MAX_DIGITS = 24
 
 @dataclasses.dataclass(frozen=True)
 class Match:
-    """One distinct error found in a log."""
+    """One distinct error found in a log; `start` and `end` are positions in the normalised log (match.normalize)."""
 
     entry: Entry
     start: int
@@ -262,7 +263,7 @@ def _with_prose_numbers(text: str, m: Match, c: _Candidate) -> Match:
 
 def _hits(text: str, kb: KnowledgeBase, targets: TargetSet, lo: int, hi: int) -> list[_Candidate]:
     """Every hit of every entry that starts in text[lo:hi], after overlaps, requirements and refinements."""
-    lower = text.lower()
+    lower = view(text)
     spans: dict[str, list[tuple[int, int]]] = {}
     vendor, hits = _Vendor(targets), Hits(lower)
     by_entry: dict[str, list[_Candidate]] = {}
@@ -320,6 +321,7 @@ def match(text: str, kb: KnowledgeBase, targets: TargetSet | None = None) -> lis
     from tilefit.targets import load_targets
 
     targets = targets or load_targets()
+    text = normalize(text)
     tally = Tally()
     for window, lo, hi, offset in windows(text[i:i + CHUNK] for i in range(0, len(text), CHUNK)):
         for m in match_window(window, kb, targets, lo, hi, offset):

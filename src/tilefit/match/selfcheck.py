@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from tilefit.kb.lint import Problem
 from tilefit.kb.repository import KnowledgeBase
+from tilefit.match.literals import view
 from tilefit.match.matcher import match
+from tilefit.match.normalize import normalize
 from tilefit.targets import TargetSet
 
 
@@ -14,7 +16,7 @@ def example_problems(kb: KnowledgeBase, targets: TargetSet | None = None) -> lis
     for entry in kb:
         for i, ex in enumerate(entry.examples):
             where = f"{entry.id} example {i}"
-            if not any(k in ex.log.lower() for k in entry.keywords):
+            if not any(k in view(normalize(ex.log)) for k in entry.keywords):
                 out.append(Problem(where, "contains none of the entry's keywords"))
             found = match(ex.log, kb, targets)
             ids = [m.entry.id for m in found]

@@ -1,0 +1,122 @@
+"""What a pasted log looks like once the copying is undone: one text for every way the same error reaches us.
+
+The knowledge base's patterns are written against the compilers' own words. People paste those words through
+web pages, terminals, loggers and JSON, which change the characters between them without changing the error:
+
+- web pages and editors: non-breaking and other Unicode spaces, zero-width characters, tabs, runs of spaces
+  (aligned columns), HTML entities (`&gt;`, `&quot;`), Markdown bold around a line;
+- loggers that print a multi-line message one line at a time, each with its own prefix (`[rank3]:`, a GitHub
+  Actions timestamp, vLLM's `(VllmWorker rank=0 pid=12) ERROR 05-01 ...`, `> ` of a quote);
+- a message kept as a string literal (an exception's repr, a JSON field): `\\n` and `\\"` instead of the
+  characters.
+
+Each of these is undone here, line by line, so a pattern sees the message as the compiler printed it. A
+continuation line loses its prefix only when the line before it had one too (the first line of a run keeps
+its prefix, which may name the logger: `select_algorithm.py:2100]`). Linear: a fixed number of C-level scans
+per piece and one cheap test per line.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable, Iterator
+
+# Horizontal whitespace people's tools insert for a space; zero-width characters that split words unseen.
+_SPACES = str.maketrans(
+    {**{c: " " for c in "\t\v\f\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+                        "\u200a\u202f\u205f\u3000"},
+     **{c: None for c in "\u200b\u200c\u200d\u2060\ufeff\u00ad"}}
+)
+_NEEDS_SPACES = re.compile("[\t\v\f\u00a0\u1680\u2000-\u200d\u202f\u205f\u2060\u3000\ufeff\u00ad]")
+_RUNS = re.compile(r" {2,}")
+# Spaces at either end of a line: indentation and trailing blanks, so that a line wrapped inside a message
+# leaves exactly one whitespace character ("\n") between its words.
+_EDGES = re.compile(r" +\n +| +\n|\n +|^ +")
+_CR = re.compile(r"\r\n?")
+_ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});")
+# A message kept as a string literal: escaped line breaks and quotes.
+_ESCAPED = re.compile(r'\\(?:r\\n|[nrt"\'])')
+_UNESCAPE = {"\\r\\n": "\n", "\\n": "\n", "\\r": "\n", "\\t": " ", '\\"': '"', "\\'": "'"}
+# One element of a logger's line prefix; a prefix is one or more of them at the start of a line. Not glog's header
+# ("E0912 11:54:57.366 1121 select_algorithm.py:2100]"): glog writes each line as a record of its own, and the
+# file it names tells which framework logged it.
+_PREFIX_PART = (
+    r"(?:>+ ?"  # a Markdown quote
+    r"|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?:?"  # ISO time (GitHub Actions)
+    r"|\d{2}[-/]\d{2}[-/ ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?:?|\d{2}:\d{2}:\d{2}(?:[.,]\d+)?:?"  # shorter times
+    r"|\[[^\]\n]{1,80}\]:?"  # [rank3]: [2025-07-29 15:06:51] [multiproc_executor.py:520] [7/0]
+    r"|\([^()\n]{0,60}\b(?:pid|rank)=?\s?\d+[^()\n]{0,60}\)"  # (VllmWorker rank=0 pid=1234) (pid=123, ip=...)
+    r"|(?:ERROR|WARNING|WARN|INFO|DEBUG|CRITICAL|FATAL)\b:?"  # a level word
+    r"|#\d+ \d+\.\d+"  # docker build: "#12 3.456"
+    r")"
+)
+_PREFIX = re.compile(rf"[ ]*(?:{_PREFIX_PART}[ ]*)+")
+_PREFIX_START = frozenset(" >0123456789[(EWIDCF#")
+# A line longer than this without a break is taken as it is, so one huge line cannot be held forever.
+_MAX_PENDING = 1 << 20
+
+
+def _text(piece: str) -> str:
+    """Spaces, entities, bold markers and string-literal escapes of one piece undone (no line work yet)."""
+    if "\r" in piece:
+        piece = _CR.sub("\n", piece)
+    if _NEEDS_SPACES.search(piece):
+        piece = piece.translate(_SPACES)
+    if "\\" in piece and _ESCAPED.search(piece):
+        piece = _ESCAPED.sub(lambda m: _UNESCAPE[m.group()], piece)
+    if "&" in piece and _ENTITY.search(piece):
+        piece = html.unescape(piece).translate(_SPACES)
+    if "**" in piece:
+        piece = piece.replace("**", "")
+    if "  " in piece:
+        piece = _RUNS.sub(" ", piece)
+    if " \n" in piece or "\n " in piece or piece[:1] == " ":
+        piece = _EDGES.sub(lambda m: m.group().strip(" "), piece)
+    return piece
+
+
+class _Lines:
+    """Strips the logger prefix of continuation lines, remembering across pieces whether the last line had one."""
+
+    def __init__(self) -> None:
+        self.prefixed = False
+
+    def __call__(self, piece: str) -> str:
+        lines = piece.split("\n")
+        changed = False
+        # the empty string after a piece's final line break is no line (the next piece starts the next one)
+        for i, line in enumerate(lines[:-1] if piece.endswith("\n") else lines):
+            m = _PREFIX.match(line) if line[:1] in _PREFIX_START else None
+            if m is None or m.end() == 0:
+                self.prefixed = False
+                continue
+            if self.prefixed:
+                lines[i] = line[m.end():]
+                changed = True
+            self.prefixed = True
+        return "\n".join(lines) if changed else piece
+
+
+def normalized(pieces: Iterable[str]) -> Iterator[str]:
+    """Pieces of clean text, normalised; each yielded piece ends at a line break unless a line is huge."""
+    lines = _Lines()
+    pending = ""
+    for piece in pieces:
+        pending += piece
+        cut = pending.rfind("\n")
+        if cut < 0 and len(pending) < _MAX_PENDING:
+            continue
+        cut = len(pending) - 1 if cut < 0 else cut
+        ready, pending = pending[:cut + 1], pending[cut + 1:]
+        yield lines(_text(ready))
+    if pending:
+        yield lines(_text(pending))
+
+
+def normalize(text: str) -> str:
+    """A whole log, normalised (see the module's docstring)."""
+    return "".join(normalized([text]))
+
+
+__all__ = ["normalize", "normalized"]
