@@ -201,16 +201,27 @@ def infer(text: str, kb: KnowledgeBase) -> Inference | None:
 
 
 def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | None, int | None]:
-    """(required, limit) counts stated near text[start:end] for a count resource (threads, registers); else None."""
+    """(required, limit) counts stated near text[start:end] for a count resource (threads, registers); else None.
+
+    The rules are read in order: a count comes from the first rule that states it, so a rule naming both counts
+    ("(1024 > 768)") is not mixed with a later rule's reading of a number it already placed.
+    """
     r = rules()
     if resource not in r.count_resources:
         return None, None
     lo, hi = max(0, start - r.reach), min(len(text), end + r.reach)
+    required: int | None = None
+    limit: int | None = None
     for pattern in r.counts:
         m = pattern.search(text, lo, hi)
-        if m:
-            groups = m.groupdict()
-            scale = 1024 if groups.get("kilo") else 1  # "the 64k limit" of registers per block: 65536
-            return (int(groups["required"]) if groups.get("required") else None,
-                    int(groups["limit"]) * scale if groups.get("limit") else None)
-    return None, None
+        if m is None:
+            continue
+        groups = m.groupdict()
+        scale = 1024 if groups.get("kilo") else 1  # "the 64k limit" of registers per block: 65536
+        if required is None and groups.get("required"):
+            required = int(groups["required"])
+        if limit is None and groups.get("limit"):
+            limit = int(groups["limit"]) * scale
+        if required is not None and limit is not None:
+            break
+    return required, limit

@@ -253,7 +253,7 @@ def _with_prose_numbers(text: str, m: Match, c: _Candidate) -> Match:
     from tilefit.match.prose import numbers_near, prose_rules
 
     if m.entry.resource in prose_rules().resources:
-        required, limit = numbers_near(text, c.start, c.end)
+        required, limit = numbers_near(text, c.start, c.end, m.entry.resource)
     else:  # counts of threads or registers stated next to the match ("the maximum threads per block (1024)")
         required, limit = counts_near(text, m.entry.resource, c.start, c.end)
     if required is None and limit is None:
@@ -341,7 +341,7 @@ def inferred(text: str, kb: KnowledgeBase, offset: int = 0) -> list[Match]:
     if found is None:
         return []
     if found.entry.resource in prose_rules().resources:
-        required, limit = numbers_near(text, found.start, found.end)
+        required, limit = numbers_near(text, found.start, found.end, found.entry.resource)
     else:
         required, limit = counts_near(text, found.entry.resource, found.start, found.end)
     line_start = text.rfind("\n", 0, found.start) + 1

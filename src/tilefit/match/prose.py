@@ -23,20 +23,33 @@ class ProseRules:
     resources: frozenset[str]
     required: tuple[re.Pattern[str], ...]
     limit: tuple[re.Pattern[str], ...]
+    tpu_resources: frozenset[str]
+    tpu_required: tuple[re.Pattern[str], ...]
+    tpu_limit: tuple[re.Pattern[str], ...]
 
 
 @functools.lru_cache(maxsize=1)
 def prose_rules() -> ProseRules:
     raw = load_yaml(resources.files("tilefit") / "data" / "prose_numbers.yaml")
-    size = raw["size"]
     flags = re.IGNORECASE
+
+    def required(size: str) -> tuple[re.Pattern[str], ...]:
+        return (re.compile(raw["required_before"] + size, flags), re.compile(size + raw["required_after"], flags),
+                re.compile(raw["required_attribute"], flags))
+
+    def limit(size: str) -> tuple[re.Pattern[str], ...]:
+        return (re.compile(raw["limit_before"] + size + "(?!" + raw["not_limit"] + ")", flags),
+                re.compile(size + raw["limit_after"], flags), re.compile(raw["limit_attribute"], flags),
+                re.compile(raw["limit_unitless"], flags))
+
     return ProseRules(
         reach=int(raw["reach"]),
         resources=frozenset(raw["resources"]),
-        required=(re.compile(raw["required_before"] + size, flags), re.compile(size + raw["required_after"], flags),
-                  re.compile(raw["required_attribute"], flags)),
-        limit=(re.compile(raw["limit_before"] + size + "(?!" + raw["not_limit"] + ")", flags),
-               re.compile(size + raw["limit_after"], flags), re.compile(raw["limit_attribute"], flags)),
+        required=required(raw["size"]),
+        limit=limit(raw["size"]),
+        tpu_resources=frozenset(raw["tpu_resources"]),
+        tpu_required=required(raw["size_tpu"]),
+        tpu_limit=limit(raw["size_tpu"]),
     )
 
 
@@ -53,12 +66,16 @@ def _first(patterns: tuple[re.Pattern[str], ...], text: str) -> re.Match[str] | 
     return min(found, key=lambda m: m.start("n")) if found else None
 
 
-def numbers_near(text: str, start: int, end: int) -> tuple[int | None, int | None]:
-    """(required, limit) stated in prose within the rules' reach of text[start:end]; None where not stated."""
+def numbers_near(text: str, start: int, end: int, resource: str | None = None) -> tuple[int | None, int | None]:
+    """(required, limit) stated in prose within the rules' reach of text[start:end]; None where not stated.
+
+    For a TPU resource, sizes may carry XLA's bare units ("16.44M").
+    """
     rules = prose_rules()
     window = text[max(0, start - rules.reach): end + rules.reach]
-    required_m = _first(rules.required, window)
-    limit_m = _first(rules.limit, window)
+    tpu = resource in rules.tpu_resources
+    required_m = _first(rules.tpu_required if tpu else rules.required, window)
+    limit_m = _first(rules.tpu_limit if tpu else rules.limit, window)
     required, limit = _size(required_m), _size(limit_m)
     if required_m is not None and limit_m is not None and required_m.start("n") == limit_m.start("n"):
         return required, None  # one size read both ways: keep the nearer reading, which is the requirement
