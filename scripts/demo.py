@@ -24,8 +24,8 @@ def summary() -> None:
     for log in LOGS:
         for d in explain(log.read_bytes()).diagnoses:
             m = d.match
-            res = d.entry.resource
-            nums = f" {amount(m.required, res)} > {amount(m.limit, res)} ({d.ratio:.2f}x)" if d.ratio else ""
+            unit = d.entry.number_unit
+            nums = f" {amount(m.required, unit)} > {amount(m.limit, unit)} ({d.ratio:.2f}x)" if d.ratio else ""
             chip = "on-chip" if d.entry.on_chip else "NOT on-chip"
             devices = ", ".join(t.name for t in d.device_classes) or "-"
             print(f"{log.name:40} {d.entry.resource:20} {chip:12}{nums}  devices: {devices}")

@@ -18,6 +18,7 @@ from tilefit.match.matcher import Match, inferred, match_window
 from tilefit.match.normalize import normalized
 from tilefit.match.tally import Tally
 from tilefit.match.window import windows
+from tilefit.resources import info
 from tilefit.targets import Target, TargetSet
 
 # How much of the log before an error is read for its traceback (framework, phase).
@@ -75,8 +76,8 @@ def _vendor(entry: Entry, classes: tuple[Target, ...]) -> str | None:
 
 def _device_classes(m: Match, targets: TargetSet) -> tuple[Target, ...]:
     """Targets with the log's limit; a vendor-specific entry (chosen by context) keeps its vendor's."""
-    if m.limit is None:
-        return ()
+    if m.limit is None or m.entry.unit not in (None, info(m.entry.resource).unit):
+        return ()  # no limit, or one in another unit than the resource's (bytes of spill space, not registers)
     found = targets.with_limit(m.entry.resource, m.limit, tolerance=0.006 if m.approximate else 0.0)
     req = m.entry.requires
     if (req.any_of or req.limit_vendor) and m.entry.vendor != "any":

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, get_args
 
 from tilefit.errors import KnowledgeBaseError
-from tilefit.resources import ON_CHIP, RESOURCES, Resource
+from tilefit.resources import ON_CHIP, RESOURCES, Resource, Unit, info
 
 Severity = Literal["error", "warning", "info"]
 Phase = Literal["compile", "load", "launch", "autotune", "runtime", "build"]
@@ -152,6 +152,14 @@ class Entry:
     confidence: EntryConfidence = "exact"
     # A fallback is reported only when no other entry matched the log (e.g. "mentions VMEM, no known form").
     fallback: bool = False
+    # What the numbers count when it is not the resource's own unit: Intel's per-thread scratch space states the
+    # bytes that register spills need, not a register count.
+    unit: Unit | None = None
+
+    @property
+    def number_unit(self) -> Unit:
+        """The unit of `required` and `limit` of this entry's matches."""
+        return self.unit or info(self.resource).unit
 
     @functools.cached_property
     def regexes(self) -> tuple[re.Pattern[str], ...]:
@@ -377,6 +385,7 @@ def entry_from_dict(raw: Any, where: str, expected_id: str | None = None, *, che
         summary=r.text("summary", ""), summary_zh=r.text("summary_zh", ""),
         confidence=r.choice("confidence", get_args(EntryConfidence), "exact"),
         fallback=_flag(r, "fallback"),
+        unit=r.raw.get("unit") and r.choice("unit", get_args(Unit)),
     )
     if check_patterns:
         try:

@@ -18,6 +18,7 @@ from importlib import resources
 
 from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase
+from tilefit.match.normalize import reflow
 from tilefit.yamlio import load_yaml
 
 # A piece with more phrase hits than this is read up to this many (each hit costs a few bounded regex searches).
@@ -51,6 +52,7 @@ class Rules:
     veto_near: tuple[re.Pattern[str], ...]
     vocabulary: tuple[Vocabulary, ...]
     count_resources: frozenset[str]
+    count_reach: int
     counts: tuple[re.Pattern[str], ...]
 
 
@@ -83,6 +85,7 @@ def rules() -> Rules:
         veto_near_reach=int(raw["veto_near_reach"]),
         veto_near=tuple(re.compile(v, flags) for v in raw["veto_near"]),
         count_resources=frozenset(raw["count_resources"]),
+        count_reach=int(raw["count_reach"]),
         counts=tuple(re.compile(c, flags) for c in raw["counts"]),
         vocabulary=tuple(
             Vocabulary(v["resource"], v["entry"], _compile(v.get("strong")), _compile(v.get("weak")),
@@ -209,11 +212,11 @@ def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | N
     r = rules()
     if resource not in r.count_resources:
         return None, None
-    lo, hi = max(0, start - r.reach), min(len(text), end + r.reach)
+    window = reflow(text[max(0, start - r.count_reach): end + r.count_reach])
     required: int | None = None
     limit: int | None = None
     for pattern in r.counts:
-        m = pattern.search(text, lo, hi)
+        m = pattern.search(window)
         if m is None:
             continue
         groups = m.groupdict()

@@ -243,11 +243,12 @@ def _to_match(text: str, c: _Candidate, offset: int) -> Match:
 
 
 def _with_prose_numbers(text: str, m: Match, c: _Candidate) -> Match:
-    """A numberless partial or inferred match takes the sizes (or thread/register counts) the prose around it states.
+    """A partial or inferred match takes the sizes (or thread/register counts) the prose around it states, where its
+    own words gave none or only one ("the max workgroup size ... is 896 but 1024 is required").
 
     Read once per distinct match of a window (numberless matches of one entry are one), within a bounded reach.
     """
-    if m.required is not None or m.limit is not None or m.entry.confidence == "exact":
+    if (m.required is not None and m.limit is not None) or m.entry.confidence == "exact":
         return m
     from tilefit.match.cooccur import counts_near
     from tilefit.match.prose import numbers_near, prose_rules
@@ -256,7 +257,9 @@ def _with_prose_numbers(text: str, m: Match, c: _Candidate) -> Match:
         required, limit = numbers_near(text, c.start, c.end, m.entry.resource)
     else:  # counts of threads or registers stated next to the match ("the maximum threads per block (1024)")
         required, limit = counts_near(text, m.entry.resource, c.start, c.end)
-    if required is None and limit is None:
+    required = m.required if m.required is not None else (required if required != m.limit else None)
+    limit = m.limit if m.limit is not None else (limit if limit != m.required else None)
+    if required == m.required and limit == m.limit:
         return m
     return dataclasses.replace(m, required=required, limit=limit)
 

@@ -114,9 +114,18 @@ def normalized(pieces: Iterable[str]) -> Iterator[str]:
         yield lines(_text(pending))
 
 
+_LINE_BREAK = re.compile(r"(?<!\n)\n(?!\n)")
+
+
+def reflow(text: str) -> str:
+    """`text` with each single line break a space (same length): a sentence wrapped over lines reads as one line,
+    a blank line still ends a paragraph. Where numbers are read from prose ("... exceeds\\nthe limit of 512")."""
+    return _LINE_BREAK.sub(" ", text) if "\n" in text else text
+
+
 def normalize(text: str) -> str:
     """A whole log, normalised (see the module's docstring)."""
     return "".join(normalized([text]))
 
 
-__all__ = ["normalize", "normalized"]
+__all__ = ["normalize", "normalized", "reflow"]

@@ -13,6 +13,7 @@ import functools
 import re
 from importlib import resources
 
+from tilefit.match.normalize import reflow
 from tilefit.units import parse_size
 from tilefit.yamlio import load_yaml
 
@@ -34,7 +35,8 @@ def prose_rules() -> ProseRules:
     flags = re.IGNORECASE
 
     def required(size: str) -> tuple[re.Pattern[str], ...]:
-        return (re.compile(raw["required_before"] + size, flags), re.compile(size + raw["required_after"], flags),
+        return (re.compile(raw["required_before"] + size + raw["not_factor"], flags),
+                re.compile(size + raw["required_after"], flags),
                 re.compile(raw["required_attribute"], flags))
 
     def limit(size: str) -> tuple[re.Pattern[str], ...]:
@@ -72,7 +74,7 @@ def numbers_near(text: str, start: int, end: int, resource: str | None = None) -
     For a TPU resource, sizes may carry XLA's bare units ("16.44M").
     """
     rules = prose_rules()
-    window = text[max(0, start - rules.reach): end + rules.reach]
+    window = reflow(text[max(0, start - rules.reach): end + rules.reach])
     tpu = resource in rules.tpu_resources
     required_m = _first(rules.tpu_required if tpu else rules.required, window)
     limit_m = _first(rules.tpu_limit if tpu else rules.limit, window)

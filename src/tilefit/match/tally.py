@@ -51,6 +51,10 @@ def summarise(ms: Sequence[Match]) -> list[Match]:
     """Drop numberless mentions of errors the log also states with numbers, and fallbacks when more is known."""
     numbered = {m.entry.id for m in ms if m.required is not None or m.limit is not None}
     ms = [m for m in ms if m.required is not None or m.limit is not None or m.entry.id not in numbered]
+    # one number of a pair stated again alone ("Used 256.00M of 128.00M vmem" ... "Program vmem requirement 256.00M")
+    pairs = {(m.entry.id, m.required, m.limit) for m in ms if m.required is not None and m.limit is not None}
+    halves = {(e, r, None) for e, r, _ in pairs} | {(e, None, lim) for e, _, lim in pairs}
+    ms = [m for m in ms if (m.entry.id, m.required, m.limit) not in halves]
     specific = [m for m in ms if not m.entry.fallback]
     if not specific:
         return list(ms)

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from tilefit.render.i18n import label
 from tilefit.render.view import ExplainView, FixView, MatchView, PopulationView
-from tilefit.resources import TABLE
 from tilefit.units import format_bytes
 
 
-def amount(n: int, resource: str) -> str:
-    """526336 B (514.00 KiB) for bytes; 384 threads for counts (the unit column of tilefit.resources)."""
-    row = TABLE.get(resource)
-    unit = row.unit if row else "bytes"
+def amount(n: int, unit: str) -> str:
+    """526336 B (514.00 KiB) for bytes; 384 threads for counts (the match's unit: its entry's, else its resource's)."""
     return format_bytes(n) if unit == "bytes" else f"{n} {unit}"
 
 
@@ -22,9 +19,9 @@ def numbers_line(m: MatchView, lang: str) -> str | None:
         return None
     parts = []
     if req is not None:
-        parts.append(f"{label(lang, 'needed')} {amount(req, m['resource'])}")
+        parts.append(f"{label(lang, 'needed')} {amount(req, m['unit'])}")
     if lim is not None:
-        parts.append(f"{label(lang, 'allowed')} {amount(lim, m['resource'])}")
+        parts.append(f"{label(lang, 'allowed')} {amount(lim, m['unit'])}")
     line = ", ".join(parts)
     if m["ratio"] is not None:
         key = "over" if m["ratio"] > 1 else "under"

@@ -56,6 +56,7 @@ def _match(d: Diagnosis, zh: bool) -> MatchView:
         "severity": e.severity,
         "required_bytes": m.required,
         "limit_bytes": m.limit,
+        "unit": e.number_unit,
         "ratio": d.ratio,
         "device_classes": [t.name for t in d.device_classes],
         "devices": {t.name: list(t.devices) for t in d.device_classes},

@@ -65,6 +65,7 @@ class MatchView(TypedDict):
     severity: str
     required_bytes: int | None
     limit_bytes: int | None
+    unit: str
     ratio: float | None
     device_classes: list[str]
     devices: dict[str, list[str]]
