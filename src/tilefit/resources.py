@@ -13,9 +13,9 @@ from typing import Literal, get_args
 Resource = Literal[
     "shared-memory", "static-shared-memory", "registers", "threads", "tensor-memory",
     "vmem", "scoped-vmem", "tpu-smem",
-    "host-memory", "compile-time", "hbm", "host-shared-memory", "host-threads",
+    "host-memory", "compile-time", "hbm", "host-shared-memory", "host-threads", "grid",
 ]
-Unit = Literal["bytes", "threads", "registers", "columns", "seconds"]
+Unit = Literal["bytes", "threads", "registers", "columns", "seconds", "blocks"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,6 +49,8 @@ TABLE: Mapping[str, ResourceInfo] = {
         _r("hbm", False, "bytes", None, "device memory (HBM)"),
         _r("host-shared-memory", False, "bytes", None, "host shared memory (/dev/shm)"),
         _r("host-threads", False, "threads", None, "host threads"),
+        # a launch's grid (blocks per dimension, 65535 in y and z): checked at launch, but not on-chip memory
+        _r("grid", False, "blocks", None, "launch grid"),
     )
 }
 RESOURCES: tuple[Resource, ...] = get_args(Resource)
