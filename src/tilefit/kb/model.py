@@ -224,12 +224,22 @@ class _Reader:
         return [_Reader(v, f"{self.where}: {key}[{i}]") for i, v in enumerate(value)]
 
 
+def _class_end(pattern: str, i: int) -> int:
+    """The index just past the character class that starts at pattern[i] ("[")."""
+    j = i + 1 + (pattern[i + 1:i + 2] == "^")
+    j += pattern[j:j + 1] == "]"  # a "]" first in the class is a member
+    while j < len(pattern) and pattern[j] != "]":
+        j += 2 if pattern[j] == "\\" else 1
+    return j + 1
+
+
 def spaced(pattern: str) -> str:
     """`pattern` with each literal space matching any whitespace: a message wrapped onto the next line still matches.
 
     Logs are normalised before matching (tilefit.match.normalize): words are separated by one space or one line
     break, so a space becomes `\\s` and a run of spaces `(?:\\s+)`. Escaped spaces and spaces inside a character
-    class are left as they are.
+    class are left as they are. A class that stops at a line break, repeated a bounded number of times
+    ("[^\\n]{0,80}"), may also cross one line break, not a blank line: a pasted message is often wrapped.
     """
     out: list[str] = []
     i, n, in_class = 0, len(pattern), False
@@ -239,6 +249,15 @@ def spaced(pattern: str) -> str:
             out.append(pattern[i:i + 2])
             i += 2
             continue
+        if not in_class and pattern.startswith("[^", i):
+            end = _class_end(pattern, i)
+            body = pattern[i:end]
+            # a bounded stretch of "the rest of the line" may go on after a wrap (not past a blank line); an unbounded
+            # one ("[^\\n]*" up to the line's end) keeps to its line
+            if "\\n" in body and pattern[end:end + 1] == "{":
+                out.append(f"(?:{body}|\\n(?!\\n))")
+                i = end
+                continue
         if in_class:
             in_class = c != "]"
         elif c == "[":

@@ -36,7 +36,7 @@ _EDGES = re.compile(r" +\n +| +\n|\n +|^ +")
 _CR = re.compile(r"\r\n?")
 _ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});")
 # A message kept as a string literal: escaped line breaks and quotes.
-_ESCAPED = re.compile(r'\\(?:r\\n|[nrt"\'])')
+_ESCAPED = re.compile(r'\\(?:r\\n|[nrt"\']|u[0-9a-fA-F]{4})')
 _UNESCAPE = {"\\r\\n": "\n", "\\n": "\n", "\\r": "\n", "\\t": " ", '\\"': '"', "\\'": "'"}
 # One element of a logger's line prefix; a prefix is one or more of them at the start of a line. Not glog's header
 # ("E0912 11:54:57.366 1121 select_algorithm.py:2100]"): glog writes each line as a record of its own, and the
@@ -57,6 +57,11 @@ _PREFIX_START = frozenset(" >0123456789[(EWIDCF#")
 _MAX_PENDING = 1 << 20
 
 
+def _unescape(m: re.Match[str]) -> str:
+    s = m.group()
+    return _UNESCAPE.get(s) or chr(int(s[2:], 16)).translate(_SPACES)
+
+
 def _text(piece: str) -> str:
     """Spaces, entities, bold markers and string-literal escapes of one piece undone (no line work yet)."""
     if "\r" in piece:
@@ -64,7 +69,7 @@ def _text(piece: str) -> str:
     if _NEEDS_SPACES.search(piece):
         piece = piece.translate(_SPACES)
     if "\\" in piece and _ESCAPED.search(piece):
-        piece = _ESCAPED.sub(lambda m: _UNESCAPE[m.group()], piece)
+        piece = _ESCAPED.sub(_unescape, piece)
     if "&" in piece and _ENTITY.search(piece):
         piece = html.unescape(piece).translate(_SPACES)
     if "**" in piece:
