@@ -45,10 +45,14 @@ _PREFIX_PART = (
     r"(?:>+ ?"  # a Markdown quote
     r"|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?:?"  # ISO time (GitHub Actions)
     r"|\d{2}[-/]\d{2}[-/ ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?:?|\d{2}:\d{2}:\d{2}(?:[.,]\d+)?:?"  # shorter times
-    r"|\[[^\]\n]{1,80}\]:?"  # [rank3]: [2025-07-29 15:06:51] [multiproc_executor.py:520] [7/0]
+    # [rank3]: [2025-07-29 15:06:51] [multiproc_executor.py:520] [7/0] [E]; not a tag that may name the device or
+    # the library ("[gpu ]", "[CUDA]", "[TRT]"), which is context a rule may need
+    r"|\[(?:rank\s*\d+|\d[\d\s:./,TZ+-]*|[\w./-]+\.\w{1,4}:\d+|\d+/\d+|[EWIDFCT]|INFO|WARN(?:ING)?|ERROR|DEBUG"
+    r"|CRITICAL|FATAL|TRACE)\]:?"
     r"|\([^()\n]{0,60}\b(?:pid|rank)=?\s?\d+[^()\n]{0,60}\)"  # (VllmWorker rank=0 pid=1234) (pid=123, ip=...)
     r"|(?:ERROR|WARNING|WARN|INFO|DEBUG|CRITICAL|FATAL)\b:?"  # a level word
     r"|#\d+ \d+\.\d+"  # docker build: "#12 3.456"
+    r"|[\w.-]{1,64} *\| "  # docker compose: "sglang-kimi-k2  |   File ..."
     r")"
 )
 _PREFIX = re.compile(rf"[ ]*(?:{_PREFIX_PART}[ ]*)+")
@@ -92,7 +96,7 @@ class _Lines:
         changed = False
         # the empty string after a piece's final line break is no line (the next piece starts the next one)
         for i, line in enumerate(lines[:-1] if piece.endswith("\n") else lines):
-            m = _PREFIX.match(line) if line[:1] in _PREFIX_START else None
+            m = _PREFIX.match(line) if line[:1] in _PREFIX_START or "| " in line[:72] else None
             if m is None or m.end() == 0:
                 self.prefixed = False
                 continue

@@ -1,0 +1,50 @@
+"""Every labelled real log explain recognises is still recognised when pasted the ways people paste it.
+
+The forms are benchmarks/explain_repaste.py's (a web page's non-breaking spaces, tabs, a logger's prefix on every
+line, HTML entities, a JSON field, a word-wrapped email, ...). Before the normaliser (tilefit.match.normalize) and
+the wrap-tolerant patterns, non-breaking spaces lost 249 of 909 recognised logs, a "[rank3]: " prefix 19, an
+80-column wrap 41 (BENCHMARKS.md, "Re-pasted logs"). The ceilings below are what is left; a change that loses more
+fails here.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from tilefit.kb.repository import load_kb
+from tilefit.match.judge import recognised
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _benchmark() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("explain_repaste", ROOT / "benchmarks" / "explain_repaste.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+REPASTE = _benchmark()
+KB = load_kb()
+RECOGNISED: list[dict[str, Any]] = [r for r in REPASTE.records() if recognised(r, KB)]
+# What each form may still lose: native-sparse-attention#26 is a traceback cut at "rai" at the very end of the log
+# (read only as the log's last characters); the wrapped ones break a message inside its numbers' sentence.
+CEILING = {"json-field": 1, "python-repr": 1, "chinese-context": 1, "wrapped-80": 4, "wrapped-120": 1}
+
+
+def test_the_corpus_is_large_enough_to_mean_something() -> None:
+    assert len(RECOGNISED) >= 950
+
+
+@pytest.mark.parametrize("form", sorted(REPASTE.FORMS))
+def test_a_repasted_log_is_still_recognised(form: str) -> None:
+    missed = REPASTE.lost(REPASTE.FORMS[form], RECOGNISED, KB)
+    assert len(missed) <= CEILING.get(form, 0), [r["url"] for r in missed]

@@ -1,0 +1,101 @@
+"""tilefit.match.normalize: what copying did to a log is undone, and nothing else changes."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from tilefit.kb.model import spaced
+from tilefit.kb.repository import load_kb
+from tilefit.match.literals import view
+from tilefit.match.matcher import match
+from tilefit.match.normalize import normalize, normalized, reflow
+
+TRITON = ("triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 262144, Hardware limit: "
+          "232448.")
+KB = load_kb()
+
+
+@pytest.mark.parametrize(("pasted", "expected"), [
+    ("a\u00a0b\u2009c\u3000d", "a b c d"),  # web pages' spaces
+    ("a\u200bb\ufeffc", "abc"),  # zero-width characters
+    ("a\t\tb    c", "a b c"),  # tabs, aligned columns
+    ("a\r\nb\rc", "a\nb\nc"),  # Windows, progress bars
+    ("x &gt; 1 &amp;&amp; y &lt; 2 &quot;q&quot; &#39;s&#39;", "x > 1 && y < 2 \"q\" 's'"),
+    ("**OutOfResources: shared memory**", "OutOfResources: shared memory"),
+    ('{"detail": "line one\\nline \\"two\\" \\u5171\\u4eab"}', '{"detail": "line one\nline "two" 共享"}'),
+    ("   indented\ntrailing   \n\n  next", "indented\ntrailing\n\nnext"),
+])
+def test_what_copying_does_is_undone(pasted: str, expected: str) -> None:
+    assert normalize(pasted) == expected
+
+
+def test_a_logger_prefix_is_kept_on_the_first_line_and_dropped_from_its_continuations() -> None:
+    log = "[rank3]: The observed failure was:\n[rank3]: \n[rank3]: OutOfResources:\n[rank3]:     shared memory"
+    assert normalize(log) == "[rank3]: The observed failure was:\n\nOutOfResources:\nshared memory"
+    gha = "2024-05-09T20:19:45.9729182Z line one\n2024-05-09T20:19:45.9730516Z   line two"
+    assert normalize(gha) == "2024-05-09T20:19:45.9729182Z line one\nline two"
+    vllm = ("(VllmWorker rank=0 pid=12) ERROR 05-01 12:00:00 [engine.py:161] first\n"
+            "(VllmWorker rank=0 pid=12) ERROR 05-01 12:00:00 [engine.py:161] second")
+    assert normalize(vllm).splitlines()[1] == "second"
+
+
+def test_glog_headers_are_records_of_their_own_and_stay() -> None:
+    """glog writes each line as a record; the file it names (select_algorithm.py) tells who logged it."""
+    log = ("W0306 14:40:15.990000 17 torch/_inductor/select_algorithm.py:1517] [2/0] a\n"
+           "W0306 14:40:15.993000 17 torch/_inductor/select_algorithm.py:1517] [2/0] b")
+    assert normalize(log) == log
+
+
+def test_text_without_anything_to_undo_is_returned_as_it_is() -> None:
+    text = "line one\nline two: 0x20400 bytes, 0xc000 max\n\nparagraph"
+    assert normalize(text) == text
+
+
+def test_pieces_cut_anywhere_give_the_same_text() -> None:
+    log = "\r\n".join(["[rank0]: a\u00a0b &gt; c", '{"m": "x\\ny"}', "  **z**  ", TRITON] * 50)
+    whole = normalize(log)
+    rng = random.Random(7)
+    for _ in range(20):
+        cuts = sorted(rng.sample(range(1, len(log)), 12))
+        pieces = [log[a:b] for a, b in zip([0, *cuts], [*cuts, len(log)], strict=True)]
+        assert "".join(normalized(pieces)) == whole
+
+
+def test_reflow_joins_wrapped_lines_not_paragraphs_and_keeps_positions() -> None:
+    text = "exceeds\nthe limit of 512\n\nnext paragraph"
+    assert reflow(text) == "exceeds the limit of 512\n\nnext paragraph"
+    assert len(reflow(text)) == len(text)
+
+
+@pytest.mark.parametrize(("pattern", "expected"), [
+    ("out of resource: shared memory", r"out\sof\sresource:\sshared\smemory"),
+    ("a  ?b", r"a(?:\s+)?b"),  # a run of spaces, then a quantifier
+    (r"[ _-]x y", r"[ _-]x\sy"),  # a space inside a class stays
+    (r"\ a b", r"\ a\sb"),  # an escaped space stays
+    (r"[]a ]c d", r"[]a ]c\sd"),  # "]" first in a class is a member
+    (r"x[^\n]{0,80}?y", r"x(?:[^\n]|\n(?!\n)){0,80}?y"),  # a bounded stretch of a line may cross one wrap
+    (r"x[^\n]*\ny", r"x[^\n]*\ny"),  # an unbounded one keeps to its line
+])
+def test_spaced_patterns(pattern: str, expected: str) -> None:
+    assert spaced(pattern) == expected
+
+
+def test_the_view_reads_every_whitespace_as_a_space() -> None:
+    assert view("Out\tOf\nResource\u00a0X") == "out of resource x"
+
+
+@pytest.mark.parametrize("pasted", [
+    TRITON.replace(" ", "\u00a0"),
+    "\n".join("[rank0]: " + w for w in ("OutOfResources: out of resource: shared memory,", "Required: 262144,",
+                                        "Hardware limit: 232448."))
+    + "\n",
+    json.dumps({"error": TRITON}),
+    TRITON.replace("Required: 262144, Hardware", "Required: 262144,\nHardware"),
+    "&gt; " + TRITON,
+])
+def test_the_matcher_reads_the_same_error_however_it_was_pasted(pasted: str) -> None:
+    found = [(m.entry.id, m.required, m.limit) for m in match(pasted, KB)]
+    assert found == [("triton/shared-memory", 262144, 232448)]
