@@ -94,7 +94,7 @@ def _raw_candidates(
             continue
         b = min(b, len(text))
         for pattern in entry.regexes:
-            named = sum(1 for g in ("required", "limit") if g in pattern.groupindex)
+            named = sum(1 for g in ("required", "limit") if g in pattern.groupindex or f"{g}_si" in pattern.groupindex)
             # Only where a literal every match contains occurs (match.literals); everywhere if none is known.
             where = hits.spans(pattern, a, b)
             for x, y in [(a, b)] if where is None else where:
@@ -152,10 +152,12 @@ class _Near:
 
 
 def _number(groups: dict[str, str], key: str) -> tuple[int | None, bool]:
-    raw = groups.get(key)
+    """The size or count a pattern's group `key` holds; a group `key_si` holds one in decimal units."""
+    si = key not in groups and f"{key}_si" in groups
+    raw = groups.get(f"{key}_si" if si else key)
     if raw is None or len(raw) > _MAX_DIGITS:
         return None, True
-    parsed = parse_size(raw)
+    parsed = parse_size(raw, si=si)
     return (parsed[0], parsed[1]) if parsed else (None, True)
 
 

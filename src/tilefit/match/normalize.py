@@ -125,13 +125,19 @@ def normalized(pieces: Iterable[str]) -> Iterator[str]:
         yield lines(_text(pending))
 
 
-_LINE_BREAK = re.compile(r"(?<!\n)\n(?!\n)")
+# A line break that ends a paragraph or a traceback's frame line ('  File "x.py", line 172, in f'), not a wrap.
+_HARD_BREAK = re.compile(r'\n(?=\n)|(?<=\n)\n|(?:^|\n)[^\n]*(?:File "[^\n]*|, line \d+[^\n]*)\n')
 
 
 def reflow(text: str) -> str:
-    """`text` with each single line break a space (same length): a sentence wrapped over lines reads as one line,
-    a blank line still ends a paragraph. Where numbers are read from prose ("... exceeds\\nthe limit of 512")."""
-    return _LINE_BREAK.sub(" ", text) if "\n" in text else text
+    """`text` with each line break that may be a wrap a space (same length): a sentence wrapped over lines reads as
+    one line; a blank line still ends a paragraph and a traceback's frame line stays its own. Where numbers are read
+    from prose ("... exceeds\\nthe limit of 512")."""
+    if "\n" not in text:
+        return text
+    hard = {m.end() - 1 for m in _HARD_BREAK.finditer(text) if m.group().endswith("\n")}
+    return "".join(" " if c == "\n" and i not in hard else c for i, c in enumerate(text)) if hard else \
+        text.replace("\n", " ")
 
 
 def normalize(text: str) -> str:

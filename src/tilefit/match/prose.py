@@ -37,12 +37,15 @@ def prose_rules() -> ProseRules:
     def required(size: str) -> tuple[re.Pattern[str], ...]:
         return (re.compile(raw["required_before"] + size + raw["not_factor"], flags),
                 re.compile(size + raw["required_after"], flags),
-                re.compile(raw["required_attribute"], flags))
+                re.compile(raw["required_attribute"], flags), re.compile(raw["required_assign"], flags),
+                re.compile(raw["required_cmp"], flags), re.compile(raw["required_unitless"], flags))
 
     def limit(size: str) -> tuple[re.Pattern[str], ...]:
         return (re.compile(raw["limit_before"] + size + "(?!" + raw["not_limit"] + ")", flags),
                 re.compile(size + raw["limit_after"], flags), re.compile(raw["limit_attribute"], flags),
-                re.compile(raw["limit_unitless"], flags))
+                re.compile(raw["limit_unitless"], flags), re.compile(raw["limit_assign"], flags),
+                re.compile(raw["limit_cmp"], flags), re.compile(raw["limit_paren"], flags),
+                re.compile(raw["limit_max"], flags))
 
     return ProseRules(
         reach=int(raw["reach"]),
