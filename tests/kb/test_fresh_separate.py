@@ -60,8 +60,7 @@ BATCHES = [
     # fresh-13's misses: two Vulkan fix titles with no failure words ("Check shared memory size", "checking shared
     # memory size"), "64K exceeding the limit 32K" with no GPU word but "webgpu:", a thread count stated as "1024
     # (32 * 32 * 1)", and sizes spread over prose around "Too much shared memory requested".
-    Batch(13, 30, 25 / 30, frozenset({
-        "https://github.com/ggml-org/llama.cpp/pull/22693",
+    Batch(13, 30, 26 / 30, frozenset({
         "https://github.com/ggml-org/llama.cpp/pull/11502",
         "https://github.com/tensorflow/tfjs/pull/4807",
         "https://github.com/apache/tvm/pull/8206",
@@ -78,10 +77,9 @@ BATCHES = [
     Batch(19, 40, 40 / 41, frozenset({
         "https://github.com/triton-lang/triton/issues/7268",  # "higher shared memory usage"; the failure a sentence on
     })),
-    Batch(20, 40, 38 / 43, frozenset({
+    Batch(20, 40, 39 / 43, frozenset({
         "https://github.com/Diablo-D3/DiabloMiner/issues/56",  # a work-group size unequal to reqd_work_group_size
         "https://github.com/kokkos/kokkos/issues/4338",  # "could not find a valid team size"; the cause is elsewhere
-        "https://github.com/marin-community/marin/pull/6378",  # the limit only as "its 16M VMEM scratchpad"
         "https://github.com/marin-community/marin/issues/3431",  # a list of numbers under "current blocker"
         "https://github.com/baldurk/renderdoc/issues/180",  # "which gives us 1024 invocations per work-group"
     })),
