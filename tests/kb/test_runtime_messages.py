@@ -1,0 +1,80 @@
+"""Messages compilers and runtimes print when a kernel runs out of an on-chip resource, as their sources word them.
+
+Each case is the message of the named project with plausible numbers filled in, behind a traceback frame of that
+project (what a pasted log shows around it). These are the wordings explain11 learnt from the projects' own
+sources rather than from a user's paste; the real logs are the corpus tests.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tilefit.kb.repository import load_kb
+from tilefit.match.matcher import match
+
+KB = load_kb()
+
+
+def _read(project: str, message: str) -> tuple[str, int | None, int | None] | None:
+    log = f'  File "/usr/local/lib/python3.11/site-packages/{project}/kernel.py", line 212, in launch\n{message}'
+    on_chip = [m for m in match(log, KB) if m.entry.on_chip]
+    return (on_chip[0].entry.resource, on_chip[0].required, on_chip[0].limit) if on_chip else None
+
+
+@pytest.mark.parametrize(("project", "message", "expected"), [
+    # Intel's GPU runtime (compute-runtime)
+    ("compute-runtime", "Size of SLM (196608) larger than available (131072)", ("shared-memory", 196608, 131072)),
+    # Triton's Intel backend, with the numbers its compiler read, and the spill it retries
+    ("triton", "out of resource: per-thread scratch space (PTSS), Required: 270336, Hardware limit: 262144. Reducing "
+     "block sizes or `num_stages` may help.", ("registers", 270336, 262144)),
+    ("triton", '(I): Detected 1024 spills for  "_attn_fwd"', ("registers", None, None)),
+    # libtpu's decimal megabytes (134.22 MB is 128 MiB)
+    ("helion", "XLA:TPU compile permanent error. Ran out of memory in memory space vmem. Estimated 150.99MB exceeds "
+     "134.22MB vmem capacity.", ("vmem", 150990000, 134220000)),
+    # Dawn (Chrome's WebGPU)
+    ("dawn", "The total use of workgroup storage (65536 bytes) is larger than the maximum allowed (32768 bytes).",
+     ("shared-memory", 65536, 32768)),
+    ("dawn", "Entry-point uses workgroup_size(2048, 1, 1) that exceeds the maximum allowed (1024, 1024, 64).",
+     ("threads", 2048, 1024)),
+    # Metal.jl and CUDA.jl's launch checks
+    ("Metal.jl", "Total used threadgroupMemoryLength(49152) must be <= 32768 bytes.", ("shared-memory", 49152, 32768)),
+    ("CUDA.jl", "Amount of dynamic shared memory exceeds kernel limit (96.000 KiB > 48.000 KiB).",
+     ("shared-memory", 98304, 49152)),
+    # JAX: Mosaic GPU and its Triton kernels
+    ("jax", "Mosaic GPU kernel exceeds available shared memory: smem_bytes=264192 > max_smem_bytes=232448",
+     ("shared-memory", 264192, 232448)),
+    ("jax", "Shared memory requested (262144 b) exceeds device resources (232448 b).", ("shared-memory", 262144, 232448)),
+    ("jax", "Total TMEM allocation exceeds memory limit. Requested 768 columns which exceeds limit of 512.",
+     ("tensor-memory", 768, 512)),
+    # nvFuser
+    ("nvfuser", "Not enough tensor memory columns: tried to allocate 768, but only 512 available.",
+     ("tensor-memory", 768, 512)),
+    # CUTLASS's CuTe DSL launch checks
+    ("cutlass", "dynamic shared memory = 262144 bytes exceeds max opt-in shared memory per block = 232448 bytes.",
+     ("shared-memory", 262144, 232448)),
+    ("cutlass", "Too many registers needed: 98304 (SM register file capacity: 65536)", ("registers", 98304, 65536)),
+    # FlashInfer's own checks
+    ("flashinfer", "SharedStorage requires 114688 bytes but sm_120 provides 101376 bytes. Reduce head_dim (currently "
+     "256) or tile size.", ("shared-memory", 114688, 101376)),
+    # TileLang's launcher: CUDA's 701 after the kernel name
+    ("tilelang", "Failed to launch kernel main_kernel on device 0: 701", ("registers", None, None)),
+    # tpu-inference's tuner: an estimate over the limit, both as names (VMEM named first)
+    ("tpu_inference", "[Debug] Skip (page_size=128, tunable_params.bkv_p=64, tunable_params.bq_sz=256) because "
+     "vmem_estimate=71303168 > VMEM_LIMIT_BYTES=62914560", ("vmem", 71303168, 62914560)),
+])
+def test_a_runtime_message_is_read_with_its_numbers(
+    project: str, message: str, expected: tuple[str, int | None, int | None]
+) -> None:
+    assert _read(project, message) == expected
+
+
+@pytest.mark.parametrize(("project", "message"), [
+    # a sanitizer's own shadow memory for local memory is not the kernel's
+    ("unified-runtime", "Failed to allocate shadow memory for local memory, maybe the number of workgroup (1048576) is "
+     "too large"),
+    # Metal's alignment assertion: a size of the wrong multiple
+    ("mlx", "-[MTLDebugComputeCommandEncoder setThreadgroupMemoryLength:atIndex:]:799: failed assertion "
+     "`length(140) must be a multiple of 16 bytes.'"),
+])
+def test_a_runtime_look_alike_stays_off_chip(project: str, message: str) -> None:
+    assert _read(project, message) is None
