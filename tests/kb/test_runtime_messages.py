@@ -43,7 +43,8 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
     # JAX: Mosaic GPU and its Triton kernels
     ("jax", "Mosaic GPU kernel exceeds available shared memory: smem_bytes=264192 > max_smem_bytes=232448",
      ("shared-memory", 264192, 232448)),
-    ("jax", "Shared memory requested (262144 b) exceeds device resources (232448 b).", ("shared-memory", 262144, 232448)),
+    ("jax", "Shared memory requested (262144 b) exceeds device resources (232448 b).",
+     ("shared-memory", 262144, 232448)),
     ("jax", "Total TMEM allocation exceeds memory limit. Requested 768 columns which exceeds limit of 512.",
      ("tensor-memory", 768, 512)),
     # nvFuser
