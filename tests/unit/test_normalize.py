@@ -70,6 +70,14 @@ def test_reflow_joins_wrapped_lines_not_paragraphs_and_keeps_positions() -> None
     assert len(reflow(text)) == len(text)
 
 
+def test_reflow_keeps_every_traceback_frame_line_apart() -> None:
+    """A frame's "line 172" is no number of the message under it, however many frames are stacked."""
+    text = ('  File "a.py", line 10, in f\n    g()\n  File "b.py", line 20, in g\n  File "c.py", line 172, in h\n'
+            "Number of threads exceeds\nthe limit (1024 > 640)")
+    assert reflow(text) == ('  File "a.py", line 10, in f\n    g()\n  File "b.py", line 20, in g\n'
+                            '  File "c.py", line 172, in h\nNumber of threads exceeds the limit (1024 > 640)')
+
+
 @pytest.mark.parametrize(("pattern", "expected"), [
     ("out of resource: shared memory", r"out\sof\sresource:\sshared\smemory"),
     ("a  ?b", r"a(?:\s+)?b"),  # a run of spaces, then a quantifier

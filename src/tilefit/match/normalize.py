@@ -125,8 +125,9 @@ def normalized(pieces: Iterable[str]) -> Iterator[str]:
         yield lines(_text(pending))
 
 
-# A line break that ends a paragraph or a traceback's frame line ('  File "x.py", line 172, in f'), not a wrap.
-_HARD_BREAK = re.compile(r'\n(?=\n)|(?<=\n)\n|(?:^|\n)[^\n]*(?:File "[^\n]*|, line \d+[^\n]*)\n')
+# A line break that ends a paragraph or a traceback's frame line ('  File "x.py", line 172, in f'), or starts one:
+# not a wrap.
+_HARD_BREAK = re.compile(r'\n(?=\n|[ \t]*File ")|(?<=\n)\n|^[^\n]*(?:File "|, line \d+)[^\n]*\n', re.MULTILINE)
 
 
 def reflow(text: str) -> str:
