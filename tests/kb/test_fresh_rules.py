@@ -1,6 +1,6 @@
-"""The general rules learnt from fresh-18 to fresh-28, each on the sentence of the real log that taught it.
+"""The general rules learnt from fresh-18 to fresh-29, each on the sentence of the real log that taught it.
 
-Whole logs are in tests/data/corpus/fresh{18..28}_logs.jsonl (tests/kb/test_fresh_separate.py); these cases pin
+Whole logs are in tests/data/corpus/fresh{18..29}_logs.jsonl (tests/kb/test_fresh_separate.py); these cases pin
 the rule itself, so that a later change that breaks one names it.
 """
 
@@ -94,6 +94,11 @@ def _first_on_chip(text: str) -> tuple[str, int | None, int | None] | None:
     # Stratified-Transformer#22: the block is named, and the limit ends the sentence
     ("When I note the code 'assert n_max <= 1024', there will be an CUDA error: invalid configuration argument. We "
      "have the constraint because the maximum threads of a CUDA thread block is 1024.", ("threads", None, 1024)),
+    # triton#6106, sglang#10023 (fresh-29): a block's warps
+    ("Cap warp count based on device warp size\n\nSome devices have warp size 64, so trying to launch a kernel with "
+     ">16 warps is invalid.", ("threads", None, None)),
+    ("[TP0] QY1/QY2 has 128 threads per warp, one should limit number of warps not exceed 8, so decrease "
+     "self.num_warps: 32 to 8", ("threads", None, None)),
     # reims-vgpu#40: NVIDIA's Xid 13 for a block's registers
     ("This results in `Xid 13: SKEDCHECK19_CTA_REGISTER_CONSUMPTION failed` in kernel log on the Tesla P100.",
      ("registers", None, None)),
