@@ -404,7 +404,7 @@ def entry_from_dict(raw: Any, where: str, expected_id: str | None = None, *, che
         summary=r.text("summary", ""), summary_zh=r.text("summary_zh", ""),
         confidence=r.choice("confidence", get_args(EntryConfidence), "exact"),
         fallback=_flag(r, "fallback"),
-        unit=r.raw.get("unit") and r.choice("unit", get_args(Unit)),
+        unit=r.choice("unit", get_args(Unit)) if "unit" in r.raw else None,
     )
     if check_patterns:
         try:

@@ -136,9 +136,10 @@ def reflow(text: str) -> str:
     from prose ("... exceeds\\nthe limit of 512")."""
     if "\n" not in text:
         return text
-    hard = {m.end() - 1 for m in _HARD_BREAK.finditer(text) if m.group().endswith("\n")}
-    return "".join(" " if c == "\n" and i not in hard else c for i, c in enumerate(text)) if hard else \
-        text.replace("\n", " ")
+    chars = list(text.replace("\n", " "))
+    for m in _HARD_BREAK.finditer(text):  # every alternative ends at the break it keeps
+        chars[m.end() - 1] = "\n"
+    return "".join(chars)
 
 
 def normalize(text: str) -> str:
