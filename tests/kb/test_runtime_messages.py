@@ -62,6 +62,11 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
     # tpu-inference's tuner: an estimate over the limit, both as names (VMEM named first)
     ("tpu_inference", "[Debug] Skip (page_size=128, tunable_params.bkv_p=64, tunable_params.bq_sz=256) because "
      "vmem_estimate=71303168 > VMEM_LIMIT_BYTES=62914560", ("vmem", 71303168, 62914560)),
+    # AITER's instance generator: the size right before "exceeds" is the requirement
+    ("aiter", "LDS=96KiB exceeds 64KiB", ("shared-memory", 98304, 65536)),
+    # Helion's CuTe backend: a bound written as "the N-byte capacity"
+    ("helion", "Backend 'cute' does not support: tcgen05 grouped N,M worklist generated allocations require 245760 "
+     "bytes of per-CTA SMEM, exceeding the 232448-byte capacity", ("shared-memory", 245760, 232448)),
 ])
 def test_a_runtime_message_is_read_with_its_numbers(
     project: str, message: str, expected: tuple[str, int | None, int | None]
