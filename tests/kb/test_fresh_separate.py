@@ -16,6 +16,7 @@
   -19, -20, -21, -22 blind on 66e94d8 (30/43, 33/41, 31/43, 35/43, 28/43), fresh-23 on f1da53c (30/41), fresh-24 on
   db0e659 (32/39), fresh-25 on 2b12f42 (27/40), fresh-26 on c145503 (33/41), fresh-27 on 0d2db5e (32/34), fresh-28
   on c4e2d36 (28/35), fresh-29 on 9edfd7f (18/21); then learnt from with general rules.
+- fresh-30 to fresh-33 (issue 13, explain12): four more, blind on ed135a9 (16/21, 22/28, 32/41, 21/22).
 
 These tests keep that: each batch is fresh and labelled, its rate does not fall, and no look-alike is read on chip.
 """
@@ -115,6 +116,21 @@ BATCHES = [
         "https://github.com/flatironinstitute/cufinufft/issues/58",  # "not enough shared memory" with no GPU word
     })),
     Batch(29, 20, 21 / 21),
+    Batch(30, 21, 19 / 21, frozenset({
+        "https://github.com/ggml-org/llama.cpp/pull/26383",  # the request only as "the choice of 512 for `nth`"
+        "https://github.com/modular/modular/pull/6590",  # the register file's size is in the thread, not the excerpt
+    })),
+    Batch(31, 28, 27 / 28, frozenset({
+        "https://github.com/NVlabs/NVBit/issues/61",  # an assertion on "nregs" with no GPU word in the excerpt
+    })),
+    Batch(32, 41, 37 / 41, frozenset({
+        # a validation layer's own bug multiplied the dispatch into the invocation count (read on chip)
+        "https://github.com/KhronosGroup/Vulkan-ValidationLayers/issues/923",
+        "https://github.com/linebender/vello/issues/202",  # "has 17408 bytes ... only mandates 16k"
+        "https://github.com/stan-dev/math/pull/2541",  # CL_OUT_OF_RESOURCES whose cause, local memory, is in prose
+        "https://github.com/ROCm/ROCR-Runtime/issues/114",  # HSA_STATUS_ERROR_INVALID_ALLOCATION, explained below it
+    })),
+    Batch(33, 22, 22 / 22),
 ]
 
 

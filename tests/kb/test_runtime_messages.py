@@ -67,6 +67,21 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
     # Helion's CuTe backend: a bound written as "the N-byte capacity"
     ("helion", "Backend 'cute' does not support: tcgen05 grouped N,M worklist generated allocations require 245760 "
      "bytes of per-CTA SMEM, exceeding the 232448-byte capacity", ("shared-memory", 245760, 232448)),
+    # DirectX Shader Compiler's validator (HLSL groupshared)
+    ("dxc", "error: Total Thread Group Shared Memory storage is 65536, exceeded 32768.",
+     ("shared-memory", 65536, 32768)),
+    # libtpu's newer SMEM report, the space not repeated after the sizes
+    ("tpu_inference", "Ran out of memory in memory space smem. Used 1.06M of 1.00M (+66.1K)",
+     ("tpu-smem", 1111491, 1048576)),
+    # ptxas's callee-register error cut inside the callee's name
+    ("cccl", "ptxas error   : Entry function '_ZN3cub6detail4scan16DeviceScanKernelE' with max regcount of 168 calls "
+     "function '_ZN3cub6detail4scan10", ("registers", None, 168)),
+    # a vLLM check with its bound as a name
+    ("vllm", "RuntimeError: multi-step: not enough threads to map block_table to FlashInfer's paged_kv_indices on GPU. "
+     "num_queries = 512 blocks = 132 max_threads = 1024", ("threads", None, 1024)),
+    # vLLM's MoE LoRA kernel: "not implemented yet" is the fallback, not the shared-memory check
+    ("vllm", "RuntimeError: Shared memory usage exceeds device limit, and global memory fallback is not implemented yet.",
+     ("shared-memory", None, None)),
 ])
 def test_a_runtime_message_is_read_with_its_numbers(
     project: str, message: str, expected: tuple[str, int | None, int | None]
@@ -81,6 +96,13 @@ def test_a_runtime_message_is_read_with_its_numbers(
     # Metal's alignment assertion: a size of the wrong multiple
     ("mlx", "-[MTLDebugComputeCommandEncoder setThreadgroupMemoryLength:atIndex:]:799: failed assertion "
      "`length(140) must be a multiple of 16 bytes.'"),
+    # OpenCL's out-of-resources before any kernel: the context could not be created
+    ("hashcat", "hashcat (v6.1.1) starting...\n\nclCreateContext(): CL_OUT_OF_RESOURCES"),
+    # PostgreSQL's System V segment, with "Invalid argument" and "shared memory"
+    ("postgres", "FATAL:  could not create shared memory segment: Invalid argument\nDETAIL:  Failed system call was "
+     "shmget(key=5432001, size=61816832, 03600)."),
+    # a runtime that could not find the memory pool to query
+    ("AMDGPU", "ERROR: LoadError: Failed to find local memory region for GPU-c2a765d6163dea76 [gfx90a]"),
 ])
 def test_a_runtime_look_alike_stays_off_chip(project: str, message: str) -> None:
     assert _read(project, message) is None
