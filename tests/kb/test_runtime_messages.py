@@ -80,8 +80,8 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
     ("vllm", "RuntimeError: multi-step: not enough threads to map block_table to FlashInfer's paged_kv_indices on GPU. "
      "num_queries = 512 blocks = 132 max_threads = 1024", ("threads", None, 1024)),
     # vLLM's MoE LoRA kernel: "not implemented yet" is the fallback, not the shared-memory check
-    ("vllm", "RuntimeError: Shared memory usage exceeds device limit, and global memory fallback is not implemented yet.",
-     ("shared-memory", None, None)),
+    ("vllm", "RuntimeError: Shared memory usage exceeds device limit, and global memory fallback is not implemented "
+     "yet.", ("shared-memory", None, None)),
 ])
 def test_a_runtime_message_is_read_with_its_numbers(
     project: str, message: str, expected: tuple[str, int | None, int | None]

@@ -81,9 +81,10 @@ def test_reflow_keeps_every_traceback_frame_line_apart() -> None:
 @pytest.mark.parametrize(("pattern", "expected"), [
     ("out of resource: shared memory", r"out\sof\sresource:\sshared\smemory"),
     ("a  ?b", r"a(?:\s+)?b"),  # a run of spaces, then a quantifier
-    (r"[ _-]x y", r"[ _-]x\sy"),  # a space inside a class stays
+    (r"[ _-]x y", r"(?:[ _-]|\n)x\sy"),  # a class with a space may also be a line break (a wrapped "shared-memory")
     (r"\ a b", r"\ a\sb"),  # an escaped space stays
-    (r"[]a ]c d", r"[]a ]c\sd"),  # "]" first in a class is a member
+    (r"[]a ]c d", r"(?:[]a ]|\n)c\sd"),  # "]" first in a class is a member
+    (r"[]a]c d", r"[]a]c\sd"),  # a class without a space stays
     (r"x[^\n]{0,80}?y", r"x(?:[^\n]|\n(?!\n)){0,80}?y"),  # a bounded stretch of a line may cross one wrap
     (r"x[^\n]*\ny", r"x[^\n]*\ny"),  # an unbounded one keeps to its line
 ])

@@ -237,9 +237,10 @@ def spaced(pattern: str) -> str:
     """`pattern` with each literal space matching any whitespace: a message wrapped onto the next line still matches.
 
     Logs are normalised before matching (tilefit.match.normalize): words are separated by one space or one line
-    break, so a space becomes `\\s` and a run of spaces `(?:\\s+)`. Escaped spaces and spaces inside a character
-    class are left as they are. A class that stops at a line break, repeated a bounded number of times
-    ("[^\\n]{0,80}"), may also cross one line break, not a blank line: a pasted message is often wrapped.
+    break, so a space becomes `\\s` and a run of spaces `(?:\\s+)`, and a character class with a space in it
+    ("[- ]") takes a line break too. Escaped spaces are left as they are. A class that stops at a line break,
+    repeated a bounded number of times ("[^\\n]{0,80}"), may also cross one line break, not a blank line: a pasted
+    message is often wrapped.
     """
     out: list[str] = []
     i, n, in_class = 0, len(pattern), False
@@ -256,6 +257,14 @@ def spaced(pattern: str) -> str:
             # one ("[^\\n]*" up to the line's end) keeps to its line
             if "\\n" in body and pattern[end:end + 1] == "{":
                 out.append(f"(?:{body}|\\n(?!\\n))")
+                i = end
+                continue
+        if not in_class and c == "[" and not pattern.startswith("[^", i):
+            end = _class_end(pattern, i)
+            body = pattern[i:end]
+            # a class of separators with a space ("shared[- ]memory") may be a line break too
+            if " " in body:
+                out.append(f"(?:{body}|\\n)")
                 i = end
                 continue
         if in_class:
