@@ -16,7 +16,8 @@
   -19, -20, -21, -22 blind on 66e94d8 (30/43, 33/41, 31/43, 35/43, 28/43), fresh-23 on f1da53c (30/41), fresh-24 on
   db0e659 (32/39), fresh-25 on 2b12f42 (27/40), fresh-26 on c145503 (33/41), fresh-27 on 0d2db5e (32/34), fresh-28
   on c4e2d36 (28/35), fresh-29 on 9edfd7f (18/21); then learnt from with general rules.
-- fresh-30 to fresh-33 (issue 13, explain12): four more, blind on ed135a9 (16/21, 22/28, 32/41, 21/22).
+- fresh-30 to fresh-36 (issue 13, explain12): seven more, fresh-30 to 33 blind on ed135a9 (16/21, 22/28, 32/41,
+  21/22), fresh-34 to 36 on 0bc42fb (20/25, 21/31, 16/20).
 
 These tests keep that: each batch is fresh and labelled, its rate does not fall, and no look-alike is read on chip.
 """
@@ -131,6 +132,17 @@ BATCHES = [
         "https://github.com/ROCm/ROCR-Runtime/issues/114",  # HSA_STATUS_ERROR_INVALID_ALLOCATION, explained below it
     })),
     Batch(33, 22, 22 / 22),
+    Batch(34, 25, 21 / 25, frozenset({
+        "https://github.com/open-mmlab/mmcv/issues/419",  # "invalid configuration argument"; threads per the maintainer
+        "https://github.com/axeldavy/vnlnet/issues/2",  # OUT_OF_RESOURCES whose cause, local memory, is in the thread
+        "https://github.com/Jumpat/SegAnyGAussians/issues/81",  # a compile failure told in Chinese, no error line
+        "https://github.com/NVIDIA/warp/issues/602",  # "libmathdx cuSOLVER error: 3", diagnosed in the thread
+    })),
+    Batch(35, 31, 29 / 31, frozenset({
+        "https://github.com/ml-explore/mlx/pull/4018",  # register pressure lowers the thread cap: read as registers
+        "https://github.com/adobe/glsl2agal/issues/3",  # AGAL's "register operand 0 (8.y) index exceeds limit of 8"
+    })),
+    Batch(36, 20, 20 / 20),
 ]
 
 

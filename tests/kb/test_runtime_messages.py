@@ -82,6 +82,19 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
     # vLLM's MoE LoRA kernel: "not implemented yet" is the fallback, not the shared-memory check
     ("vllm", "RuntimeError: Shared memory usage exceeds device limit, and global memory fallback is not implemented "
      "yet.", ("shared-memory", None, None)),
+    # Mesa's GLSL linker, FXC's and the HLSL compilers' limits, Mesa r600's register allocator
+    ("mesa", "deferred4_a: deferred4_a: error: Too much shared memory used (36860/32768)",
+     ("shared-memory", 36860, 32768)),
+    ("fxc", "Build to FXB using FXC error X4505: maximum temp register index exceeded", ("registers", None, None)),
+    ("reshade", "110, 1-24 error x3655 : the product of the arguments  of numthreads(2040, 1, 1) must be less or equal "
+     "to 1024", ("threads", 2040, 1024)),
+    ("mesa", "EE r600_shader.c:3661 r600_shader_from_tgsi - GPR limit exceeded - shader requires 305 registers",
+     ("registers", 305, None)),
+    # a Gluon test gated off a GPU: a request and a bare bound, "against"
+    ("triton", "`test_tma_slice` and `test_tma_im2col[1024 pixels]` need 131,072 bytes of shared memory against "
+     "101,376: they skip on `max_shared_mem`", ("shared-memory", 131072, 101376)),
+    # an OpenCL wrapper's name of -5
+    ("vnlnet", "clEnqueueNDRangeKernel failed: OUT_OF_RESOURCES", ("registers", None, None)),
 ])
 def test_a_runtime_message_is_read_with_its_numbers(
     project: str, message: str, expected: tuple[str, int | None, int | None]
@@ -103,6 +116,17 @@ def test_a_runtime_message_is_read_with_its_numbers(
      "shmget(key=5432001, size=61816832, 03600)."),
     # a runtime that could not find the memory pool to query
     ("AMDGPU", "ERROR: LoadError: Failed to find local memory region for GPU-c2a765d6163dea76 [gfx90a]"),
+    # a program the driver could not build
+    ("hashcat", "Kernel /root/OpenCL/shared.cl build failed\nclCompileProgram(): CL_OUT_OF_RESOURCES"),
+    # Triton's exception class imported, not raised (a broken install)
+    ("triton", "    from ..runtime.autotuner import OutOfResources\nImportError: cannot import name 'OutOfResources' "
+     "from partially initialized module 'triton.runtime.autotuner' (most likely due to a circular import)"),
+    # Windows' shared GPU memory, then a Vulkan device-memory error
+    ("video2x", "When upscaling after around 30 Seconds my GPU (Shared Memory) is full and the upscaling process "
+     "crashes with the Error code: VK_ERROR_OUT_OF_DEVICE_MEMORY"),
+    # a type error about a symbolic shared-memory size
+    ("tilelang", ' dynamic_smem_buf = int(attrs["dyn_shared_memory_buf"])\nTypeError: int() argument must be a string, '
+     "a bytes-like object or a real number, not 'Mul'"),
 ])
 def test_a_runtime_look_alike_stays_off_chip(project: str, message: str) -> None:
     assert _read(project, message) is None

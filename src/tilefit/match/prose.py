@@ -45,7 +45,7 @@ def prose_rules() -> ProseRules:
                 re.compile(size + raw["limit_after"], flags), re.compile(raw["limit_attribute"], flags),
                 re.compile(raw["limit_unitless"], flags), re.compile(raw["limit_assign"], flags),
                 re.compile(raw["limit_cmp"], flags), re.compile(raw["limit_paren"], flags),
-                re.compile(raw["limit_max"], flags))
+                re.compile(raw["limit_max"], flags), re.compile(raw["limit_against"], flags))
 
     return ProseRules(
         reach=int(raw["reach"]),
