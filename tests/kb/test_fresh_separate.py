@@ -17,7 +17,7 @@
   db0e659 (32/39), fresh-25 on 2b12f42 (27/40), fresh-26 on c145503 (33/41), fresh-27 on 0d2db5e (32/34), fresh-28
   on c4e2d36 (28/35), fresh-29 on 9edfd7f (18/21); then learnt from with general rules.
 - fresh-30 to fresh-36 (issue 13, explain12): seven more, fresh-30 to 33 blind on ed135a9 (16/21, 22/28, 32/41,
-  21/22), fresh-34 to 36 on 0bc42fb (20/25, 21/31, 16/20).
+  21/22), fresh-34 to 36 on 0bc42fb (20/25, 21/31, 16/20), fresh-37 and 38 on f142095's matching (18/20, 17/27).
 
 These tests keep that: each batch is fresh and labelled, its rate does not fall, and no look-alike is read on chip.
 """
@@ -143,6 +143,16 @@ BATCHES = [
         "https://github.com/adobe/glsl2agal/issues/3",  # AGAL's "register operand 0 (8.y) index exceeds limit of 8"
     })),
     Batch(36, 20, 20 / 20),
+    Batch(37, 20, 18 / 20, frozenset({
+        "https://github.com/Oneflow-Inc/oneflow/issues/8287",  # "invalid argument (1)"; the cause is in the fix PR
+        "https://github.com/sgl-project/sglang/pull/36507",  # the limit only as "(SM120 allows ~101376)" in a table
+    })),
+    Batch(38, 27, 23 / 27, frozenset({
+        "https://github.com/E3SM-Project/E3SM/issues/6511",  # the two counts only in the writer's debugging prose
+        "https://github.com/facebookresearch/faiss/issues/3207",  # the 48 KiB limit far from the words of failure
+        "https://github.com/GPUPeople/spECK/issues/6",  # a kernel that silently did not launch, fixed by launch bounds
+        "https://github.com/kokkos/kokkos/issues/4095",  # the team size (544) only in the writer's prose
+    })),
 ]
 
 

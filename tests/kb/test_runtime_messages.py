@@ -93,6 +93,22 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
     # a Gluon test gated off a GPU: a request and a bare bound, "against"
     ("triton", "`test_tma_slice` and `test_tma_im2col[1024 pixels]` need 131,072 bytes of shared memory against "
      "101,376: they skip on `max_shared_mem`", ("shared-memory", 131072, 101376)),
+    # Kokkos' own launch checks (CUDA, HIP, SYCL)
+    ("kokkos", "Kokkos::TeamPolicy< Cuda > the team size is too large. Team size x vector length must be smaller than "
+     "1024.", ("threads", None, 1024)),
+    ("kokkos", "Kokkos::TeamPolicy<SYCL> the team size is too large. Team size x vector length is 2048 but must be "
+     "smaller than 1024", ("threads", 2048, 1024)),
+    ("kokkos", "Kokkos::Impl::ParallelReduce< HIP > requested too large team size.", ("threads", None, None)),
+    ("kokkos", "Kokkos::Impl::ParallelReduce< Cuda > requested too much L0 scratch memory",
+     ("shared-memory", None, None)),
+    ("kokkos", "Kokkos::Impl::ParallelFor<SYCL> insufficient shared memory! Requested 98304 bytes but maximum is 65536",
+     ("shared-memory", 98304, 65536)),
+    ("kokkos", "Kokkos::Impl::ParallelReduce< HIP > could not find a valid execution configuration: your kernel "
+     "requires 98304 bytes of shared memory per block but only 65536 bytes per block are available.",
+     ("shared-memory", 98304, 65536)),
+    # dmlc/MXNet's check with the runtime's own code for too many resources (7)
+    ("mxnet", "src/operator/contrib/proposal.cu:495: Check failed: error == cudaSuccess (7 vs. 0)",
+     ("registers", None, None)),
     # an OpenCL wrapper's name of -5
     ("vnlnet", "clEnqueueNDRangeKernel failed: OUT_OF_RESOURCES", ("registers", None, None)),
 ])
