@@ -109,6 +109,29 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
     # dmlc/MXNet's check with the runtime's own code for too many resources (7)
     ("mxnet", "src/operator/contrib/proposal.cu:495: Check failed: error == cudaSuccess (7 vs. 0)",
      ("registers", None, None)),
+    # LMDeploy's TurboMind check on a block's threads; MLC's (TVM's) thread check
+    ("lmdeploy", "[TM][FATAL][0821.14:03:12.123456][rms_norm.cu:515] Check failed: threads <= 1024 (1536 vs. 1024)",
+     ("threads", 1536, 1024)),
+    ("mlc_llm", "AssertionError: cuda max num threads exceeded: 2048*1*1>1024", ("threads", 2048, 1024)),
+    # a static assertion in a .cuh header: the file names the GPU
+    ("deep_gemm", "deep_gemm/include/deep_gemm/impls/sm100_bf16_mega_moe.cuh(281): error: static assertion failed with "
+     '"Too many registers"', ("registers", None, None)),
+    # Liger's own CUDA kernels: the attribute's value is the request; its SM90 planner's "over the N B ... limit"
+    ("liger_kernel", "moe_bwd: cudaFuncSetAttribute(MaxDynamicSharedMemorySize=235520, device opt-in limit=232448) "
+     "failed: invalid argument", ("shared-memory", 235520, 232448)),
+    ("liger_kernel", "phase-serial SMEM union is 241664 B, over the 232448 B Hopper opt-in limit",
+     ("shared-memory", 241664, 232448)),
+    # TransformerEngine: an assertion's source text, then its message (the "max" of the former is no bound)
+    ("transformer_engine", "utils.h:50 in function check_shared_memory_capacity_num_experts: Assertion failed: "
+     "shared_memory_size <= static_cast<size_t>(max_smem_per_block). Shared memory size (266240 bytes) exceeds device "
+     "capacity (232448 bytes). Try reducing", ("shared-memory", 266240, 232448)),
+    ("transformer_engine", "swizzle.cu:2158 in function operator(): Assertion failed: max_active_blocks_per_sm > 0. "
+     "Occupancy query returned 0 blocks per SM.", ("shared-memory", None, None)),
+    # unsloth's tuner reprints Triton's OutOfResources; Triton's metadata of a spilling kernel
+    ("unsloth", "Kernel config KernelConfigForward(BLOCK_SIZE_M=128, num_warps=8, num_stages=4) failed: threads, "
+     "required: 2048, limit: 1024", ("threads", 2048, 1024)),
+    ("unsloth", "_grouped_gemm_forward_kernel: n_regs=255 n_spills=184 metadata={'num_warps': 8, 'num_stages': 4}",
+     ("registers", None, None)),
     # an OpenCL wrapper's name of -5
     ("vnlnet", "clEnqueueNDRangeKernel failed: OUT_OF_RESOURCES", ("registers", None, None)),
 ])
@@ -143,6 +166,8 @@ def test_a_runtime_message_is_read_with_its_numbers(
     # a type error about a symbolic shared-memory size
     ("tilelang", ' dynamic_smem_buf = int(attrs["dyn_shared_memory_buf"])\nTypeError: int() argument must be a string, '
      "a bytes-like object or a real number, not 'Mul'"),
+    # a host segment a program could not create or map (ThunderKittens' broker)
+    ("thunderkittens", "KittensBroker: Failed to map to shared memory"),
 ])
 def test_a_runtime_look_alike_stays_off_chip(project: str, message: str) -> None:
     assert _read(project, message) is None
