@@ -132,6 +132,24 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
      "required: 2048, limit: 1024", ("threads", 2048, 1024)),
     ("unsloth", "_grouped_gemm_forward_kernel: n_regs=255 n_spills=184 metadata={'num_warps': 8, 'num_stages': 4}",
      ("registers", None, None)),
+    # HPC libraries' own checks: AMReX's SYCL registers, RAJA's threads, RAFT's occupancy, FAISS, Taichi, Cycles,
+    # OpenMM's OpenCL codes
+    ("amrex", "amrex::Abort::0::ParallelFor: Exceeded the number of registers available on the hardware.\n\tThe "
+     "number registers per work-group cannot exceed 65536 for this kernel on this device.",
+     ("registers", None, 65536)),
+    ("raja", "RAJA::kernel exceeds max num threads", ("threads", None, None)),
+    ("raja", "CUDA error: invalid argument cudaLaunchKernel(func=0x4c2d80, gridDim={512,1,1}, blockDim={256,1,1}, "
+     "args=0x7ffc1a2b3e40, sharedMem=65536, stream=0x5591c3a8e0f0)", ("shared-memory", 65536, None)),
+    ("cuml", "RAFT failure at file=optimize_batch_kernel.cuh line=875: No active blocks for tpb=256 and smem=114688; "
+     "adjust the sequential-kernel launch configuration.", ("shared-memory", 114688, None)),
+    ("faiss", "GpuIndexIVFPQ.cu:607: Device 0 has 49152 bytes of shared memory, while 8 bits per code and 96 "
+     "sub-quantizers requires 98304 bytes.", ("shared-memory", 98304, 49152)),
+    ("taichi", "Requested dynamic shared memory size of 262144 bytes, but the device supports max capacity of 232448 "
+     "bytes.", ("shared-memory", 262144, 232448)),
+    ("cycles", "Launch exceeded resources in CUDA queue enqueue (integrator_shade_surface)", ("registers", None, None)),
+    ("openmm", "Error invoking kernel computeNonbonded: clEnqueueNDRangeKernel (-5)", ("registers", None, None)),
+    ("openmm", "Error invoking kernel findBlocksWithInteractions: clEnqueueNDRangeKernel (-54)",
+     ("threads", None, None)),
     # an OpenCL wrapper's name of -5
     ("vnlnet", "clEnqueueNDRangeKernel failed: OUT_OF_RESOURCES", ("registers", None, None)),
 ])
@@ -166,6 +184,8 @@ def test_a_runtime_message_is_read_with_its_numbers(
     # a type error about a symbolic shared-memory size
     ("tilelang", ' dynamic_smem_buf = int(attrs["dyn_shared_memory_buf"])\nTypeError: int() argument must be a string, '
      "a bytes-like object or a real number, not 'Mul'"),
+    # a device index error while querying the shared-memory limit
+    ("liger_kernel", "moe_bwd: querying the opt-in shared-memory limit failed: invalid device ordinal"),
     # a host segment a program could not create or map (ThunderKittens' broker)
     ("thunderkittens", "KittensBroker: Failed to map to shared memory"),
 ])
