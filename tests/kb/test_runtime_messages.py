@@ -150,6 +150,17 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
     ("openmm", "Error invoking kernel computeNonbonded: clEnqueueNDRangeKernel (-5)", ("registers", None, None)),
     ("openmm", "Error invoking kernel findBlocksWithInteractions: clEnqueueNDRangeKernel (-54)",
      ("threads", None, None)),
+    # DXC's newer validator wordings, glslang's mesh/task local_size
+    ("dxc", "error: Total Thread Group Shared Memory used by 'main' is 36864, exceeding maximum: 32768.",
+     ("shared-memory", 36864, 32768)),
+    ("dxc", "Function: main: error: Declared Thread Group Count 2048 (X*Y*Z) is beyond the valid maximum of 1024.",
+     ("threads", 2048, 1024)),
+    ("glslang", "ERROR: shader.mesh:4: 'local_size' : too large, see gl_MaxMeshWorkGroupSizeEXT",
+     ("threads", None, None)),
+    # Megablox GMM's tile search against vmem_limit_bytes (tpu-inference, MaxText)
+    ("tpu_inference", "ValueError: Could not find valid tile sizes for dims=Dimensions(size_m=8192, size_k=7168, "
+     "size_n=4096, size_group=256, size_lhs_group=1, size_lhs_sublane=8) and final_estimate=71303168 (limit: "
+     "67108864).", ("scoped-vmem", 71303168, 67108864)),
     # an OpenCL wrapper's name of -5
     ("vnlnet", "clEnqueueNDRangeKernel failed: OUT_OF_RESOURCES", ("registers", None, None)),
 ])
@@ -184,6 +195,8 @@ def test_a_runtime_message_is_read_with_its_numbers(
     # a type error about a symbolic shared-memory size
     ("tilelang", ' dynamic_smem_buf = int(attrs["dyn_shared_memory_buf"])\nTypeError: int() argument must be a string, '
      "a bytes-like object or a real number, not 'Mul'"),
+    # an argument rejected for its value
+    ("tpu_inference", "ValueError: vmem_limit_bytes=0 must be positive."),
     # a device index error while querying the shared-memory limit
     ("liger_kernel", "moe_bwd: querying the opt-in shared-memory limit failed: invalid device ordinal"),
     # a host segment a program could not create or map (ThunderKittens' broker)
