@@ -161,6 +161,21 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
     ("tpu_inference", "ValueError: Could not find valid tile sizes for dims=Dimensions(size_m=8192, size_k=7168, "
      "size_n=4096, size_group=256, size_lhs_group=1, size_lhs_sublane=8) and final_estimate=71303168 (limit: "
      "67108864).", ("scoped-vmem", 71303168, 67108864)),
+    # AMD's GEMM generators (Tensile, hipBLASLt), torch-xpu-ops, IPEX's XeTLA static assertions, PyOpenCL, PyCUDA
+    ("tensile", "Generating asm kernel error: total vgpr: 272 not in [0, 256]. kernel=Cijk_Ailk_Bljk_HHS_BH_MT256",
+     ("registers", 272, 256)),
+    ("tensile", "Cijk_Ailk_Bljk_HHS_BH_MT256 overflowed resources. errorCode=1, msg='too many vgprs', vgprs=268, "
+     "sgprs=94, accvgprs=256", ("registers", 268, None)),
+    ("torch_xpu_ops", "Provided interpolation parameters can not be handled with current algorithm implementation. "
+     "Please reduce the scale factor. Too much shared memory required: 143360 vs 131072",
+     ("shared-memory", 143360, 131072)),
+    ("intel_extension_for_pytorch", "fmha_forward.hpp:88: error: static assertion failed due to requirement "
+     "'196608U <= 131072U': The local memory size should be less than arch total local memory size",
+     ("shared-memory", 196608, 131072)),
+    ("pyopencl", "pyopencl._cl.LogicError: clEnqueueNDRangeKernel failed: INVALID_WORK_ITEM_SIZE",
+     ("threads", None, None)),
+    ("pycuda", "pycuda._driver.LaunchError: too many threads", ("threads", None, None)),
+    ("KernelAbstractions", "ERROR: KernelAbstractions.POCL.nanoOpenCL.CLError(-5)", ("registers", None, None)),
     # an OpenCL wrapper's name of -5
     ("vnlnet", "clEnqueueNDRangeKernel failed: OUT_OF_RESOURCES", ("registers", None, None)),
 ])
@@ -197,6 +212,10 @@ def test_a_runtime_message_is_read_with_its_numbers(
      "a bytes-like object or a real number, not 'Mul'"),
     # an argument rejected for its value
     ("tpu_inference", "ValueError: vmem_limit_bytes=0 must be positive."),
+    # a host segment for a CPU all-reduce (IPEX), a PyOpenCL buffer read after a long job
+    ("intel_extension_for_pytorch", "shmid cannot create shared memory of size 67108864"),
+    ("pyopencl", "    cl.enqueue_copy(queue, result_count_np, result_count_cl)\npyopencl.RuntimeError: "
+     "clEnqueueReadBuffer failed: out of resources"),
     # a device index error while querying the shared-memory limit
     ("liger_kernel", "moe_bwd: querying the opt-in shared-memory limit failed: invalid device ordinal"),
     # a host segment a program could not create or map (ThunderKittens' broker)

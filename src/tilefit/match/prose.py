@@ -38,14 +38,16 @@ def prose_rules() -> ProseRules:
         return (re.compile(raw["required_before"] + size + raw["not_factor"], flags),
                 re.compile(size + raw["required_after"], flags),
                 re.compile(raw["required_attribute"], flags), re.compile(raw["required_assign"], flags),
-                re.compile(raw["required_cmp"], flags), re.compile(raw["required_unitless"], flags))
+                re.compile(raw["required_cmp"], flags), re.compile(raw["required_unitless"], flags),
+                re.compile(raw["required_requirement"], flags))
 
     def limit(size: str) -> tuple[re.Pattern[str], ...]:
         return (re.compile(raw["limit_before"] + size + "(?!" + raw["not_limit"] + ")", flags),
                 re.compile(size + raw["limit_after"], flags), re.compile(raw["limit_attribute"], flags),
                 re.compile(raw["limit_unitless"], flags), re.compile(raw["limit_assign"], flags),
                 re.compile(raw["limit_cmp"], flags), re.compile(raw["limit_paren"], flags),
-                re.compile(raw["limit_max"], flags), re.compile(raw["limit_against"], flags))
+                re.compile(raw["limit_max"], flags), re.compile(raw["limit_against"], flags),
+                re.compile(raw["limit_vs"], flags), re.compile(raw["limit_requirement"], flags))
 
     return ProseRules(
         reach=int(raw["reach"]),
