@@ -176,6 +176,13 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
      ("threads", None, None)),
     ("pycuda", "pycuda._driver.LaunchError: too many threads", ("threads", None, None)),
     ("KernelAbstractions", "ERROR: KernelAbstractions.POCL.nanoOpenCL.CLError(-5)", ("registers", None, None)),
+    # a bound stated as what must fit: Liger's SM100 static assertions, FLA's TileLang schedule, tpu-inference's tuner
+    ("liger_kernel", 'mlp3.cuh(41): error: static assertion failed with "SM100 MLP3 accumulator stages must fit in 512 '
+     'TMEM columns"', ("tensor-memory", None, 512)),
+    ("fla", "TileLang backend has no launchable backward schedule for chunk_size 64 with head dim 128 on a device with "
+     "166912B shared memory per block; fall back to Triton", ("shared-memory", None, 166912)),
+    ("tpu_inference", "[Debug] Skip (page_size=16, tunable_params.bkv_p=64, tunable_params.bq_sz=128) because "
+     "smem_estimate=1052672 > SMEM_LIMIT_BYTES=943718.4", ("tpu-smem", 1052672, 943718)),
     # an OpenCL wrapper's name of -5
     ("vnlnet", "clEnqueueNDRangeKernel failed: OUT_OF_RESOURCES", ("registers", None, None)),
 ])
@@ -216,6 +223,9 @@ def test_a_runtime_message_is_read_with_its_numbers(
     ("intel_extension_for_pytorch", "shmid cannot create shared memory of size 67108864"),
     ("pyopencl", "    cl.enqueue_copy(queue, result_count_np, result_count_cl)\npyopencl.RuntimeError: "
      "clEnqueueReadBuffer failed: out of resources"),
+    # a launch too large for the grid (NVIDIA Warp)
+    ("warp", "Kernel 'fill' was launched with dim.size=80000000000000000 (block_dim=256), exceeding the lean 3D grid "
+     "capacity of 72055395491209216 work items. Use @wp.kernel(grid_stride=True) to launch dimensions this large."),
     # a device index error while querying the shared-memory limit
     ("liger_kernel", "moe_bwd: querying the opt-in shared-memory limit failed: invalid device ordinal"),
     # a host segment a program could not create or map (ThunderKittens' broker)
