@@ -223,6 +223,9 @@ def test_a_runtime_message_is_read_with_its_numbers(
     ("intel_extension_for_pytorch", "shmid cannot create shared memory of size 67108864"),
     ("pyopencl", "    cl.enqueue_copy(queue, result_count_np, result_count_cl)\npyopencl.RuntimeError: "
      "clEnqueueReadBuffer failed: out of resources"),
+    # a program's element cap, not a block's threads (unsloth's "maximum CUDA blocksize")
+    ("unsloth", "RuntimeError: Cannot launch Triton kernel since n = 46336 exceeds the maximum CUDA blocksize = "
+     "65535.\n     21 # CUDA only supports 65535 - 2^16-1 threads per block"),
     # a launch too large for the grid (NVIDIA Warp)
     ("warp", "Kernel 'fill' was launched with dim.size=80000000000000000 (block_dim=256), exceeding the lean 3D grid "
      "capacity of 72055395491209216 work items. Use @wp.kernel(grid_stride=True) to launch dimensions this large."),
