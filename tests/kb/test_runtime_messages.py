@@ -183,6 +183,12 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
      "166912B shared memory per block; fall back to Triton", ("shared-memory", None, 166912)),
     ("tpu_inference", "[Debug] Skip (page_size=16, tunable_params.bkv_p=64, tunable_params.bq_sz=128) because "
      "smem_estimate=1052672 > SMEM_LIMIT_BYTES=943718.4", ("tpu-smem", 1052672, 943718)),
+    # edge runtimes: MediaPipe's glog check against the device's work-group size, LiteRT's and TNN's OpenCL errors
+    ("mediapipe", "Check failed: num_classes_ < max_wg_size (1203 vs. 1024) # classes must be < 1024",
+     ("threads", 1203, 1024)),
+    ("litert", "Failed to clEnqueueNDRangeKernel - Invalid work item size", ("threads", None, None)),
+    ("tnn", "OpenCL ERROR CODE : -55", ("threads", None, None)),
+    ("tnn", "OpenCL ERROR CODE : -5", ("registers", None, None)),
     # an OpenCL wrapper's name of -5
     ("vnlnet", "clEnqueueNDRangeKernel failed: OUT_OF_RESOURCES", ("registers", None, None)),
 ])
@@ -226,6 +232,9 @@ def test_a_runtime_message_is_read_with_its_numbers(
     # a program's element cap, not a block's threads (unsloth's "maximum CUDA blocksize")
     ("unsloth", "RuntimeError: Cannot launch Triton kernel since n = 46336 exceeds the maximum CUDA blocksize = "
      "65535.\n     21 # CUDA only supports 65535 - 2^16-1 threads per block"),
+    # a "threads" bound no block has: the dispatch's items (wonnx), a grid dimension
+    ("wonnx", "number of items (20000000) exceeds maximum number of threads (65535); adjusting workgroup size=306 and "
+     "threads=65360 (this will compute 20000160 items)"),
     # a launch too large for the grid (NVIDIA Warp)
     ("warp", "Kernel 'fill' was launched with dim.size=80000000000000000 (block_dim=256), exceeding the lean 3D grid "
      "capacity of 72055395491209216 work items. Use @wp.kernel(grid_stride=True) to launch dimensions this large."),

@@ -29,6 +29,14 @@ CONFIDENCES: tuple[Confidence, ...] = ("exact", "partial", "inferred")
 _NONE_OF_REACH = 2000
 # A number with more digits than this is not a size a compiler printed (and int() of it is slow).
 _MAX_DIGITS = 24
+# No device allows more threads in one block (work-group) than this (GPUs: 1024; OpenCL on CPUs: up to 8192). A
+# "threads" limit above it is a grid dimension's (65535) or a count of work items: a look-alike, not a block.
+_MAX_BLOCK_THREADS = 8192
+
+
+def _plausible(m: Match) -> bool:
+    """False for a threads match whose stated limit no block has ("exceeds maximum number of threads (65535)")."""
+    return not (m.entry.resource == "threads" and m.limit is not None and m.limit > _MAX_BLOCK_THREADS)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -318,7 +326,8 @@ def match_window(
         counts[key] = counts.get(key, 0) + n
         firsts.setdefault(key, (c, at))
     found = ((k, c, _to_match(source, c, offset + at - c.start)) for k, (c, at) in firsts.items())
-    return [dataclasses.replace(_with_prose_numbers(source, m, c), count=counts[k]) for k, c, m in found]
+    matches = (dataclasses.replace(_with_prose_numbers(source, m, c), count=counts[k]) for k, c, m in found)
+    return [m for m in matches if _plausible(m)]
 
 
 def match(text: str, kb: KnowledgeBase, targets: TargetSet | None = None) -> list[Match]:
@@ -350,6 +359,7 @@ def inferred(text: str, kb: KnowledgeBase, offset: int = 0) -> list[Match]:
     else:
         required, limit = counts_near(text, found.entry.resource, found.start, found.end)
     line_start = text.rfind("\n", 0, found.start) + 1
-    return [Match(entry=found.entry, start=offset + found.start, end=offset + found.end,
-                  text=_snippet(text, line_start, found.end + 200),
-                  required=required, limit=limit, approximate=True, confidence="inferred")]
+    m = Match(entry=found.entry, start=offset + found.start, end=offset + found.end,
+              text=_snippet(text, line_start, found.end + 200),
+              required=required, limit=limit, approximate=True, confidence="inferred")
+    return [m] if _plausible(m) else []
