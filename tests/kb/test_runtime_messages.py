@@ -189,6 +189,18 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
     ("litert", "Failed to clEnqueueNDRangeKernel - Invalid work item size", ("threads", None, None)),
     ("tnn", "OpenCL ERROR CODE : -55", ("threads", None, None)),
     ("tnn", "OpenCL ERROR CODE : -5", ("registers", None, None)),
+    # NVIDIA's libraries: NCCL's newer wording, cuDNN frontend's checks and launch reports, cuTile's schedule
+    ("nccl", "gpu-node-01:21874:21874 [0] enqueue.cc:81 (ncclInitKernelsForDevice) NCCL WARN cudaArch 900 dynamic smem "
+     "82240 exceeds device/fn maxSharedMem 49152", ("shared-memory", 82240, 49152)),
+    ("cudnn", "[cudnn_frontend] Error: Skipping plan since shared memory violation. Requires 233472",
+     ("shared-memory", 233472, None)),
+    ("cudnn", "cudaKernelSetAttributeForDevice failed (smem=237568 bytes, error=invalid argument)",
+     ("shared-memory", 237568, None)),
+    ("cudnn", "num_threads must not exceed the CUDA block size limit, got 2048", ("threads", 2048, None)),
+    ("cutile", "shared-memory schedule requires 241664 bytes, but SM100 provides 232448",
+     ("shared-memory", 241664, 232448)),
+    # flash-attention's CuTe DSL assertion on TMEM columns
+    ("flash_attn", "    assert self.tmem_total <= self.tmem_alloc_cols\nAssertionError", ("tensor-memory", None, None)),
     # an OpenCL wrapper's name of -5
     ("vnlnet", "clEnqueueNDRangeKernel failed: OUT_OF_RESOURCES", ("registers", None, None)),
 ])
@@ -235,6 +247,9 @@ def test_a_runtime_message_is_read_with_its_numbers(
     # a "threads" bound no block has: the dispatch's items (wonnx), a grid dimension
     ("wonnx", "number of items (20000000) exceeds maximum number of threads (65535); adjusting workgroup size=306 and "
      "threads=65360 (this will compute 20000160 items)"),
+    # a Triton fork's grid check in Triton's words (FlagTree)
+    ("flagtree", "out of resource: grid size, Required: 131072, Hardware limit: 65535. Reducing block sizes or "
+     "`num_stages` may help."),
     # a launch too large for the grid (NVIDIA Warp)
     ("warp", "Kernel 'fill' was launched with dim.size=80000000000000000 (block_dim=256), exceeding the lean 3D grid "
      "capacity of 72055395491209216 work items. Use @wp.kernel(grid_stride=True) to launch dimensions this large."),

@@ -47,7 +47,8 @@ def prose_rules() -> ProseRules:
                 re.compile(raw["limit_unitless"], flags), re.compile(raw["limit_assign"], flags),
                 re.compile(raw["limit_cmp"], flags), re.compile(raw["limit_paren"], flags),
                 re.compile(raw["limit_max"], flags), re.compile(raw["limit_against"], flags),
-                re.compile(raw["limit_vs"], flags), re.compile(raw["limit_requirement"], flags))
+                re.compile(raw["limit_vs"], flags), re.compile(raw["limit_requirement"], flags),
+                re.compile(raw["limit_provides"], flags))
 
     return ProseRules(
         reach=int(raw["reach"]),
