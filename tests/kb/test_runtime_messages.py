@@ -250,6 +250,9 @@ def test_a_runtime_message_is_read_with_its_numbers(
     # a Triton fork's grid check in Triton's words (FlagTree)
     ("flagtree", "out of resource: grid size, Required: 131072, Hardware limit: 65535. Reducing block sizes or "
      "`num_stages` may help."),
+    # a transport's host segment, on a host whose name says gpu (UCX)
+    ("ucx", "[1724151234.512873] [gpu-node3:48213:0]         mm_iface.c:626  UCX  ERROR mm: shared memory segment "
+     "length cannot exceed 4294967295"),
     # a launch too large for the grid (NVIDIA Warp)
     ("warp", "Kernel 'fill' was launched with dim.size=80000000000000000 (block_dim=256), exceeding the lean 3D grid "
      "capacity of 72055395491209216 work items. Use @wp.kernel(grid_stride=True) to launch dimensions this large."),
