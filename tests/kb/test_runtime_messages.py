@@ -201,6 +201,13 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
      ("shared-memory", 241664, 232448)),
     # flash-attention's CuTe DSL assertion on TMEM columns
     ("flash_attn", "    assert self.tmem_total <= self.tmem_alloc_cols\nAssertionError", ("tensor-memory", None, None)),
+    # a size after "exceeds" is the bound even after "requested" (MAX's SM90 matmul); "exposes N" (GPTQModel's Machete)
+    ("max", "requested SMEM size exceeds 227KB limit.", ("shared-memory", None, 232448)),
+    ("gptqmodel", "Machete kernel requires at least 204800 bytes of opt-in shared memory per block; `NVIDIA H20` "
+     "exposes 166912.", ("shared-memory", 204800, 166912)),
+    # nvFuser's scheduler rejections
+    ("nvfuser", "Scheduler _outer_persistent_ ***rejected*** because : not enough registers for persistence",
+     ("registers", None, None)),
     # an OpenCL wrapper's name of -5
     ("vnlnet", "clEnqueueNDRangeKernel failed: OUT_OF_RESOURCES", ("registers", None, None)),
 ])
