@@ -257,6 +257,8 @@ def test_a_runtime_message_is_read_with_its_numbers(
     # a Triton fork's grid check in Triton's words (FlagTree)
     ("flagtree", "out of resource: grid size, Required: 131072, Hardware limit: 65535. Reducing block sizes or "
      "`num_stages` may help."),
+    # a host call on a mapped region (Triton Inference Server)
+    ("tritonserver", "unable to munmap shared memory region, errno: Invalid argument"),
     # a transport's host segment, on a host whose name says gpu (UCX)
     ("ucx", "[1724151234.512873] [gpu-node3:48213:0]         mm_iface.c:626  UCX  ERROR mm: shared memory segment "
      "length cannot exceed 4294967295"),
