@@ -208,6 +208,9 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
     # nvFuser's scheduler rejections
     ("nvfuser", "Scheduler _outer_persistent_ ***rejected*** because : not enough registers for persistence",
      ("registers", None, None)),
+    # libplacebo's compute-shader checks (mpv's renderer)
+    ("libplacebo", "Disabling error diffusion due to shmem requirements (51840) exceeding capabilities (49152)",
+     ("shared-memory", 51840, 49152)),
     # an OpenCL wrapper's name of -5
     ("vnlnet", "clEnqueueNDRangeKernel failed: OUT_OF_RESOURCES", ("registers", None, None)),
 ])
@@ -257,6 +260,10 @@ def test_a_runtime_message_is_read_with_its_numbers(
     # a Triton fork's grid check in Triton's words (FlagTree)
     ("flagtree", "out of resource: grid size, Required: 131072, Hardware limit: 65535. Reducing block sizes or "
      "`num_stages` may help."),
+    # a feature the device lacks (shadPS4), an emulator's host segment that failed to initialise (xenia)
+    ("shadps4", "Shader requires support for atomic Int64 shared memory operations that your Vulkan instance does not "
+     "advertise"),
+    ("xenia", "d3d12_command_processor.cc: Failed to initialize shared memory"),
     # a host call on a mapped region (Triton Inference Server)
     ("tritonserver", "unable to munmap shared memory region, errno: Invalid argument"),
     # a transport's host segment, on a host whose name says gpu (UCX)
