@@ -211,6 +211,9 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
     # libplacebo's compute-shader checks (mpv's renderer)
     ("libplacebo", "Disabling error diffusion due to shmem requirements (51840) exceeding capabilities (49152)",
      ("shared-memory", 51840, 49152)),
+    # a constraint a scheduler could not meet (Hidet)
+    ("hidet", "hidet.ir.library.tune.ScheduleError: dynamic shared memory <= 49152", ("shared-memory", None, 49152)),
+    ("hidet", "hidet.ir.library.tune.ScheduleError: threads in a block <= 1024", ("threads", None, 1024)),
     # an OpenCL wrapper's name of -5
     ("vnlnet", "clEnqueueNDRangeKernel failed: OUT_OF_RESOURCES", ("registers", None, None)),
 ])

@@ -48,7 +48,7 @@ def prose_rules() -> ProseRules:
                 re.compile(raw["limit_cmp"], flags), re.compile(raw["limit_paren"], flags),
                 re.compile(raw["limit_max"], flags), re.compile(raw["limit_against"], flags),
                 re.compile(raw["limit_vs"], flags), re.compile(raw["limit_requirement"], flags),
-                re.compile(raw["limit_provides"], flags))
+                re.compile(raw["limit_provides"], flags), re.compile(raw["limit_constraint"], flags))
 
     return ProseRules(
         reach=int(raw["reach"]),
