@@ -34,21 +34,19 @@ def prose_rules() -> ProseRules:
     raw = load_yaml(resources.files("tilefit") / "data" / "prose_numbers.yaml")
     flags = re.IGNORECASE
 
+    # Patterns that stand alone: every other key named required_* or limit_* (which one is found first does not
+    # depend on their order: _first takes the earliest number)
+    def alone(side: str) -> list[re.Pattern[str]]:
+        return [re.compile(v, flags) for k, v in raw.items()
+                if k.startswith(side + "_") and k not in (side + "_before", side + "_after")]
+
     def required(size: str) -> tuple[re.Pattern[str], ...]:
         return (re.compile(raw["required_before"] + size + raw["not_factor"], flags),
-                re.compile(size + raw["required_after"], flags),
-                re.compile(raw["required_attribute"], flags), re.compile(raw["required_assign"], flags),
-                re.compile(raw["required_cmp"], flags), re.compile(raw["required_unitless"], flags),
-                re.compile(raw["required_requirement"], flags))
+                re.compile(size + raw["required_after"], flags), *alone("required"))
 
     def limit(size: str) -> tuple[re.Pattern[str], ...]:
         return (re.compile(raw["limit_before"] + size + "(?!" + raw["not_limit"] + ")", flags),
-                re.compile(size + raw["limit_after"], flags), re.compile(raw["limit_attribute"], flags),
-                re.compile(raw["limit_unitless"], flags), re.compile(raw["limit_assign"], flags),
-                re.compile(raw["limit_cmp"], flags), re.compile(raw["limit_paren"], flags),
-                re.compile(raw["limit_max"], flags), re.compile(raw["limit_against"], flags),
-                re.compile(raw["limit_vs"], flags), re.compile(raw["limit_requirement"], flags),
-                re.compile(raw["limit_provides"], flags), re.compile(raw["limit_constraint"], flags))
+                re.compile(size + raw["limit_after"], flags), *alone("limit"))
 
     return ProseRules(
         reach=int(raw["reach"]),
