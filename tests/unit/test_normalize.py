@@ -12,6 +12,7 @@ from tilefit.kb.repository import load_kb
 from tilefit.match.literals import view
 from tilefit.match.matcher import match
 from tilefit.match.normalize import normalize, normalized, reflow
+from tilefit.match.window import condense
 
 TRITON = ("triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 262144, Hardware limit: "
           "232448.")
@@ -40,6 +41,22 @@ def test_a_logger_prefix_is_kept_on_the_first_line_and_dropped_from_its_continua
     vllm = ("(VllmWorker rank=0 pid=12) ERROR 05-01 12:00:00 [engine.py:161] first\n"
             "(VllmWorker rank=0 pid=12) ERROR 05-01 12:00:00 [engine.py:161] second")
     assert normalize(vllm).splitlines()[1] == "second"
+    slashed = "2024/05/09 20:19:45 first\n2024/05/09 20:19:46 second"  # Go's log package, glog-less C++ loggers
+    assert normalize(slashed) == "2024/05/09 20:19:45 first\nsecond"
+    compose = "sglang-1  | Traceback:\nsglang-1  |   File x"
+    assert normalize(compose) == "sglang-1 | Traceback:\nFile x"
+
+
+def test_copies_of_a_line_are_counted_once_whatever_their_logger_prefix() -> None:
+    """The window's grammar extends the normaliser's: what the normaliser strips never makes copies differ."""
+    line = "out of resource: shared memory, Required: 262144, Hardware limit: 232448"
+    prefixes = ["[rank3]: ", "2024/05/09 20:19:45 ", "2024-05-09T20:19:45.97Z ", "(pid=12) ", "ERROR: ", "> ",
+                "I0912 11:54:57.366 1121 autotune.py:20] ", "[gpu1] ", "    ", "#12 3.456 "]
+    text = "\n".join(p + line for p in prefixes * 3)
+    condensed = condense(text, 0, len(text))
+    assert condensed is not None
+    assert condensed.text == prefixes[0] + line
+    assert condensed.weight == [3 * len(prefixes)]
 
 
 def test_glog_headers_are_records_of_their_own_and_stay() -> None:

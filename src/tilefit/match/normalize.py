@@ -38,12 +38,13 @@ _ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});")
 # A message kept as a string literal: escaped line breaks and quotes.
 _ESCAPED = re.compile(r'\\(?:r\\n|[nrt"\']|u[0-9a-fA-F]{4})')
 _UNESCAPE = {"\\r\\n": "\n", "\\n": "\n", "\\r": "\n", "\\t": " ", '\\"': '"', "\\'": "'"}
-# One element of a logger's line prefix; a prefix is one or more of them at the start of a line. Not glog's header
+# One element of a logger's line prefix; a prefix is one or more of them at the start of a line (`match.window`
+# extends this grammar to tell copies of one line apart from their prefixes). Not glog's header
 # ("E0912 11:54:57.366 1121 select_algorithm.py:2100]"): glog writes each line as a record of its own, and the
 # file it names tells which framework logged it.
-_PREFIX_PART = (
+PREFIX_PART = (
     r"(?:>+ ?"  # a Markdown quote
-    r"|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?:?"  # ISO time (GitHub Actions)
+    r"|\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?:?"  # ISO time (GitHub Actions)
     r"|\d{2}[-/]\d{2}[-/ ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?:?|\d{2}:\d{2}:\d{2}(?:[.,]\d+)?:?"  # shorter times
     # [rank3]: [2025-07-29 15:06:51] [multiproc_executor.py:520] [7/0] [E]; not a tag that may name the device or
     # the library ("[gpu ]", "[CUDA]", "[TRT]"), which is context a rule may need
@@ -52,10 +53,12 @@ _PREFIX_PART = (
     r"|\([^()\n]{0,60}\b(?:pid|rank)=?\s?\d+[^()\n]{0,60}\)"  # (VllmWorker rank=0 pid=1234) (pid=123, ip=...)
     r"|(?:ERROR|WARNING|WARN|INFO|DEBUG|CRITICAL|FATAL)\b:?"  # a level word
     r"|#\d+ \d+\.\d+"  # docker build: "#12 3.456"
-    r"|[\w.-]{1,64} *\| "  # docker compose: "sglang-kimi-k2  |   File ..."
     r")"
 )
-_PREFIX = re.compile(rf"[ ]*(?:{_PREFIX_PART}[ ]*)+")
+# docker compose's service column ("sglang-kimi-k2  |   File ..."): kept out of PREFIX_PART, since trying it at
+# every word is what `match.window` would pay for on each line, and one container's copies share it anyway
+_COMPOSE = r"[\w.-]{1,64} *\| "
+_PREFIX = re.compile(rf"[ ]*(?:(?:{PREFIX_PART}|{_COMPOSE})[ ]*)+")
 _PREFIX_START = frozenset(" >0123456789[(EWIDCF#")
 # A line longer than this without a break is taken as it is, so one huge line cannot be held forever.
 _MAX_PENDING = 1 << 20

@@ -7,6 +7,8 @@ import dataclasses
 import re
 from collections.abc import Iterable, Iterator
 
+from tilefit.match.normalize import PREFIX_PART
+
 # Patterns only run around keyword hits, this far either side: a 10 MB log of noise costs a few substring scans.
 KEYWORD_WINDOW = 4096
 # How far around a match `requires.any_of` looks for context (e.g. "ROCm" in the same traceback).
@@ -14,13 +16,14 @@ CONTEXT = 65536
 # Characters a window owns, and the context it may read on each side (>= CONTEXT + KEYWORD_WINDOW).
 CHUNK = 1 << 22
 OVERLAP = CONTEXT + 2 * KEYWORD_WINDOW
-# A line prefix that makes copies of one line differ: a timestamp, "[rank3]:", "(pid=123)", a glog header.
-# Lines equal after it are one line for counting (the first copy is kept whole).
+# A line prefix that makes copies of one line differ: the normaliser's logger prefixes (a timestamp, "[rank3]:",
+# "(pid=123)", a level word) and, since only copies are compared here, any short tag, indentation, other date
+# forms and a glog header. Lines equal after it are one line for counting (the first copy is kept whole).
 _PREFIX = re.compile(
-    r"^(?:\s+|\d{2,4}[-/:]\d{1,2}[-/:][\d\-/:.,TZ+ ]*|\[[^\]\n]{0,40}\]:?|\((?:pid|rank|worker|\w+ pid)[^)\n]{0,30}\)"
-    r"|[IWEF]\d{4}\s[\d:.]+\s+\d+\s[\w.]+:\d+\])+"
+    r"(?:\s+|\[[^\]\n]{0,40}\]:?|\d{2,4}[-/:]\d{1,2}[-/:][\d\-/:.,TZ+ ]*|[IWEF]\d{4}\s[\d:.]+\s+\d+\s[\w.]+:\d+\]"
+    rf"|\((?:pid|rank|worker|\w+ pid)[^)\n]{{0,30}}\)|{PREFIX_PART})+"
 )
-_PREFIX_START = frozenset("0123456789 \t[(IWEF")
+_PREFIX_START = frozenset("0123456789 \t[(IWEFDC>#")
 
 
 @dataclasses.dataclass(frozen=True)
