@@ -33,7 +33,11 @@ def main(argv: list[str]) -> int:
     kb = load_kb()
     for name in argv or [str(CORPUS / "fresh_logs.jsonl")]:
         path = Path(name)
-        records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        try:
+            records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            print(f"explain_blind: cannot read {name}: {exc}", file=sys.stderr)
+            return 2
         known = known_sources(path)
         examples = {x.source for e in kb for x in e.examples}
         tally: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
