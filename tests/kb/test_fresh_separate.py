@@ -148,14 +148,30 @@ BATCHES = [
         "https://github.com/Oneflow-Inc/oneflow/issues/8287",  # "invalid argument (1)"; the cause is in the fix PR
         "https://github.com/sgl-project/sglang/pull/36507",  # the limit only as "(SM120 allows ~101376)" in a table
     })),
-    Batch(38, 27, 23 / 27, frozenset({
+    Batch(38, 27, 24 / 27, frozenset({
         "https://github.com/E3SM-Project/E3SM/issues/6511",  # the two counts only in the writer's debugging prose
-        "https://github.com/facebookresearch/faiss/issues/3207",  # the 48 KiB limit far from the words of failure
         "https://github.com/GPUPeople/spECK/issues/6",  # a kernel that silently did not launch, fixed by launch bounds
         "https://github.com/kokkos/kokkos/issues/4095",  # the team size (544) only in the writer's prose
     })),
     # collected with the search budget's last look-ups, when on-chip threads were mostly in the corpus already
     Batch(39, 16, 16 / 16, max_lookalike_share=0.65),
+    # explain13: the projects most users run (fresh-40), configs tuned on one GPU failing on another (fresh-41, half
+    # look-alikes: the on-chip threads were mostly in the corpus already), forums, TPU, CI and OpenCL miners (fresh-42)
+    Batch(40, 20, 17 / 20, frozenset({
+        "https://github.com/vllm-project/vllm/pull/54013",  # the request only in a Markdown table's cell
+        "https://github.com/sgl-project/sgl-flash-attn/pull/50",  # "can fail at `cudaFuncSetAttribute`" names no resource
+        "https://github.com/triton-lang/triton/issues/1756",  # Triton's n_spills of a stack array, read as spills
+    })),
+    Batch(41, 28, 25 / 28, frozenset({
+        "https://github.com/unslothai/unsloth/pull/3503",  # HIP's "invalid argument"; the threads only in the fix
+        "https://github.com/ggml-org/llama.cpp/pull/14732",  # the request only as "the magic number 768"
+        "https://github.com/ROCm/pytorch/pull/3408",  # the limit ("64KB LDS") after NVIDIA's "~228 KB shared memory"
+    }), max_lookalike_share=0.55),
+    Batch(42, 38, 35 / 38, frozenset({
+        "https://jeffcarp.substack.com/p/a-debugging-journey-into-xla-tpus",  # the 16 MiB scoped default in prose
+        "https://github.com/mlc-ai/xgrammar/pull/476",  # a bare OutOfResources; threads only in the fix
+        "https://github.com/fireice-uk/xmr-stak/issues/393",  # CL_INVALID_WORK_GROUP_SIZE the writer cured with swap
+    })),
 ]
 
 

@@ -216,6 +216,24 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
     ("hidet", "hidet.ir.library.tune.ScheduleError: threads in a block <= 1024", ("threads", None, 1024)),
     # an OpenCL wrapper's name of -5
     ("vnlnet", "clEnqueueNDRangeKernel failed: OUT_OF_RESOURCES", ("registers", None, None)),
+    # ptxas's register checks, as its strings read in the ptxas Triton 3.6 and 3.9 ship (explain13's PyPI harvest)
+    ("triton", "ptxas fatal   : (C7602) Insufficient registers (128) to compile instruction at line 2043 in function "
+     "_attn_fwd. Try to compile with register target of 168 or higher.", ("registers", 168, 128)),
+    ("triton", "ptxas error   : Function _kernel size requires more registers(280) than available(255)",
+     ("registers", 280, 255)),
+    ("triton", "ptxas info    : (C7511) Potential Performance Loss: wgmma.mma_async instructions are serialized due "
+     "to insufficient register resources for the wgmma pipeline in the function '_attn_fwd'", ("registers", None, None)),
+    # LLVM's AMDGPU backend inside Triton's AMD codegen
+    ("triton", "error: scalar registers (110) exceeds limit (106) in function 'matmul_kernel'", ("registers", 110, 106)),
+    # a device's own limit is a GPU's (torch.cuda's _compile_kernel, ONNX Runtime's CUDA provider)
+    ("torch", "Requested shared memory (262144 bytes) exceeds device limit (232448 bytes). Consider reducing block size "
+     "or shared memory usage.", ("shared-memory", 262144, 232448)),
+    ("onnxruntime", "SparsePagedAttention requires 98304 bytes of shared memory, but the device provides 49152",
+     ("shared-memory", 98304, 49152)),
+    # Apple's OpenCL, and sgminer's enqueue with -54
+    ("opencl", "clEnqueueNDRangeKernel failed: total work group size (512) is greater than the device can support (256)",
+     ("threads", 512, 256)),
+    ("sgminer", "Error -54: Enqueueing kernel onto command queue. (clEnqueueNDRangeKernel)", ("threads", None, None)),
 ])
 def test_a_runtime_message_is_read_with_its_numbers(
     project: str, message: str, expected: tuple[str, int | None, int | None]
@@ -279,6 +297,12 @@ def test_a_runtime_message_is_read_with_its_numbers(
     ("liger_kernel", "moe_bwd: querying the opt-in shared-memory limit failed: invalid device ordinal"),
     # a host segment a program could not create or map (ThunderKittens' broker)
     ("thunderkittens", "KittensBroker: Failed to map to shared memory"),
+    # a binary built for another GPU, reported by the call that sets the shared-memory attribute (FlashInfer)
+    ("flashinfer", "CUDA Error: no kernel image is available for execution on the device (209) sampling.cuh: line 544 at "
+     "function cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_size)"),
+    # XLA's launch with a grid past its z limit, whatever the shared memory
+    ("jax", "XlaRuntimeError: INTERNAL: Failed to launch CUDA kernel: triton_gemm_dot_0 with block dimensions: 128x1x1 "
+     "and grid dimensions: 4x1x102400 and shared memory size: 65536: CUDA_ERROR_INVALID_VALUE: invalid argument"),
 ])
 def test_a_runtime_look_alike_stays_off_chip(project: str, message: str) -> None:
     assert _read(project, message) is None

@@ -203,6 +203,9 @@ def infer(text: str, kb: KnowledgeBase) -> Inference | None:
     return None if tail is None else dataclasses.replace(tail, start=tail.start + shift, end=tail.end + shift)
 
 
+_URL = re.compile(r"\bhttps?://\S+")
+
+
 def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | None, int | None]:
     """(required, limit) counts stated near text[start:end] for a count resource (threads, registers); else None.
 
@@ -212,7 +215,9 @@ def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | N
     r = rules()
     if resource not in r.count_resources:
         return None, None
-    window = reflow(text[max(0, start - r.count_reach): end + r.count_reach])
+    # a link's digits are no count ("Fix issue https://github.com/ggml-org/llama.cpp/issues/14689" after "max work
+    # group size"): blanked, keeping positions
+    window = _URL.sub(lambda u: " " * len(u.group()), reflow(text[max(0, start - r.count_reach): end + r.count_reach]))
     required: int | None = None
     limit: int | None = None
     for pattern in r.counts:

@@ -254,19 +254,16 @@ def _to_match(text: str, c: _Candidate, offset: int) -> Match:
 
 def _with_prose_numbers(text: str, m: Match, c: _Candidate) -> Match:
     """A partial or inferred match takes the sizes (or thread/register counts) the prose around it states, where its
-    own words gave none or only one ("the max workgroup size ... is 896 but 1024 is required").
+    own words gave none or only one ("the max workgroup size ... is 896 but 1024 is required"). An exact match
+    that states one takes the other the same way ("Failed to set the allowed dynamic shared memory size to 168128"
+    under "max shared memory per block (opt-in): 101,376 bytes").
 
     Read once per distinct match of a window (numberless matches of one entry are one), within a bounded reach.
     """
-    if (m.required is not None and m.limit is not None) or m.entry.confidence == "exact":
-        return m
-    from tilefit.match.cooccur import counts_near
-    from tilefit.match.prose import numbers_near, prose_rules
-
-    if m.entry.resource in prose_rules().resources:
-        required, limit = numbers_near(text, c.start, c.end, m.entry.resource)
-    else:  # counts of threads or registers stated next to the match ("the maximum threads per block (1024)")
-        required, limit = counts_near(text, m.entry.resource, c.start, c.end)
+    if (m.required is not None) == (m.limit is not None) and (m.limit is not None or m.entry.confidence == "exact"):
+        return m  # both stated, or an exact wording that states neither (its words are the whole message)
+    # sizes, or counts of threads or registers ("the maximum threads per block (1024)"), stated next to the match
+    required, limit = _stated(text, m.entry.resource, c.start, c.end)
     required = m.required if m.required is not None else (required if required != m.limit else None)
     limit = m.limit if m.limit is not None else (limit if limit != m.required else None)
     if required == m.required and limit == m.limit:
@@ -343,21 +340,51 @@ def match(text: str, kb: KnowledgeBase, targets: TargetSet | None = None) -> lis
     return tally.result() or inferred(text, kb)
 
 
+# How many later copies of a numberless match's words are read for the numbers the first one lacks.
+_PHRASE_COPIES = 4
+
+
+def _stated(text: str, resource: str, start: int, end: int) -> tuple[int | None, int | None]:
+    """(required, limit) stated in the prose around text[start:end]: sizes for a size resource, else counts.
+
+    A title names the resource and the description states the sizes further on, in the same words ("shared memory
+    overflow on Navi" ... "a shared memory overflow ... = 131072` bytes -- exceeding the 64KB LDS limit"): later
+    copies of the words are read too, a few, until one states both numbers.
+    """
+    from tilefit.match.cooccur import counts_near
+    from tilefit.match.prose import numbers_near, prose_rules
+
+    def near(at: int) -> tuple[int | None, int | None]:
+        if resource in prose_rules().resources:
+            return numbers_near(text, at, at + end - start, resource)
+        return counts_near(text, resource, at, at + end - start)
+
+    required, limit = near(start)
+    words, lowered, at = text[start:end].lower(), "", start
+    for _ in range(_PHRASE_COPIES):
+        if (required is not None and limit is not None) or not words:
+            break
+        lowered = lowered or text.lower()
+        at = lowered.find(words, at + 1)
+        if at < 0:
+            break
+        more_required, more_limit = near(at)
+        if (more_required is not None) + (more_limit is not None) > (required is not None) + (limit is not None):
+            required, limit = more_required, more_limit
+    return required, limit
+
+
 def inferred(text: str, kb: KnowledgeBase, offset: int = 0) -> list[Match]:
     """When no entry matched at all: the general layer's answer (match.cooccur), with the sizes or counts stated.
 
     `offset` places a window's text in the whole log, as match_window does.
     """
-    from tilefit.match.cooccur import counts_near, infer
-    from tilefit.match.prose import numbers_near, prose_rules
+    from tilefit.match.cooccur import infer
 
     found = infer(text, kb)
     if found is None:
         return []
-    if found.entry.resource in prose_rules().resources:
-        required, limit = numbers_near(text, found.start, found.end, found.entry.resource)
-    else:
-        required, limit = counts_near(text, found.entry.resource, found.start, found.end)
+    required, limit = _stated(text, found.entry.resource, found.start, found.end)
     line_start = text.rfind("\n", 0, found.start) + 1
     m = Match(entry=found.entry, start=offset + found.start, end=offset + found.end,
               text=_snippet(text, line_start, found.end + 200),
