@@ -57,6 +57,10 @@ def test_copies_of_a_line_are_counted_once_whatever_their_logger_prefix() -> Non
     assert condensed is not None
     assert condensed.text == prefixes[0] + line
     assert condensed.weight == [3 * len(prefixes)]
+    # only a prefix: a tag inside a line is part of the line
+    inside = "\n".join(["Error [gpu0] " + line, "Error [gpu1] " + line] * 3)
+    condensed = condense(inside, 0, len(inside))
+    assert condensed is not None and condensed.weight == [3, 3]
 
 
 def test_glog_headers_are_records_of_their_own_and_stay() -> None:

@@ -20,7 +20,7 @@ OVERLAP = CONTEXT + 2 * KEYWORD_WINDOW
 # "(pid=123)", a level word) and, since only copies are compared here, any short tag, indentation, other date
 # forms and a glog header. Lines equal after it are one line for counting (the first copy is kept whole).
 _PREFIX = re.compile(
-    r"(?:\s+|\[[^\]\n]{0,40}\]:?|\d{2,4}[-/:]\d{1,2}[-/:][\d\-/:.,TZ+ ]*|[IWEF]\d{4}\s[\d:.]+\s+\d+\s[\w.]+:\d+\]"
+    r"^(?:\s+|\[[^\]\n]{0,40}\]:?|\d{2,4}[-/:]\d{1,2}[-/:][\d\-/:.,TZ+ ]*|[IWEF]\d{4}\s[\d:.]+\s+\d+\s[\w.]+:\d+\]"
     rf"|\((?:pid|rank|worker|\w+ pid)[^)\n]{{0,30}}\)|{PREFIX_PART})+"
 )
 _PREFIX_START = frozenset("0123456789 \t[(IWEFDC>#")
