@@ -222,17 +222,19 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
     ("triton", "ptxas error   : Function _kernel size requires more registers(280) than available(255)",
      ("registers", 280, 255)),
     ("triton", "ptxas info    : (C7511) Potential Performance Loss: wgmma.mma_async instructions are serialized due "
-     "to insufficient register resources for the wgmma pipeline in the function '_attn_fwd'", ("registers", None, None)),
+     "to insufficient register resources for the wgmma pipeline in the function '_attn_fwd'",
+     ("registers", None, None)),
     # LLVM's AMDGPU backend inside Triton's AMD codegen
-    ("triton", "error: scalar registers (110) exceeds limit (106) in function 'matmul_kernel'", ("registers", 110, 106)),
+    ("triton", "error: scalar registers (110) exceeds limit (106) in function 'matmul_kernel'",
+     ("registers", 110, 106)),
     # a device's own limit is a GPU's (torch.cuda's _compile_kernel, ONNX Runtime's CUDA provider)
-    ("torch", "Requested shared memory (262144 bytes) exceeds device limit (232448 bytes). Consider reducing block size "
-     "or shared memory usage.", ("shared-memory", 262144, 232448)),
+    ("torch", "Requested shared memory (262144 bytes) exceeds device limit (232448 bytes). Consider reducing block "
+     "size or shared memory usage.", ("shared-memory", 262144, 232448)),
     ("onnxruntime", "SparsePagedAttention requires 98304 bytes of shared memory, but the device provides 49152",
      ("shared-memory", 98304, 49152)),
     # Apple's OpenCL, and sgminer's enqueue with -54
-    ("opencl", "clEnqueueNDRangeKernel failed: total work group size (512) is greater than the device can support (256)",
-     ("threads", 512, 256)),
+    ("opencl", "clEnqueueNDRangeKernel failed: total work group size (512) is greater than the device can support "
+     "(256)", ("threads", 512, 256)),
     ("sgminer", "Error -54: Enqueueing kernel onto command queue. (clEnqueueNDRangeKernel)", ("threads", None, None)),
 ])
 def test_a_runtime_message_is_read_with_its_numbers(
@@ -298,8 +300,8 @@ def test_a_runtime_message_is_read_with_its_numbers(
     # a host segment a program could not create or map (ThunderKittens' broker)
     ("thunderkittens", "KittensBroker: Failed to map to shared memory"),
     # a binary built for another GPU, reported by the call that sets the shared-memory attribute (FlashInfer)
-    ("flashinfer", "CUDA Error: no kernel image is available for execution on the device (209) sampling.cuh: line 544 at "
-     "function cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_size)"),
+    ("flashinfer", "CUDA Error: no kernel image is available for execution on the device (209) sampling.cuh: line 544 "
+     "at function cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_size)"),
     # XLA's launch with a grid past its z limit, whatever the shared memory
     ("jax", "XlaRuntimeError: INTERNAL: Failed to launch CUDA kernel: triton_gemm_dot_0 with block dimensions: 128x1x1 "
      "and grid dimensions: 4x1x102400 and shared memory size: 65536: CUDA_ERROR_INVALID_VALUE: invalid argument"),
