@@ -236,6 +236,15 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
     ("opencl", "clEnqueueNDRangeKernel failed: total work group size (512) is greater than the device can support "
      "(256)", ("threads", 512, 256)),
     ("sgminer", "Error -54: Enqueueing kernel onto command queue. (clEnqueueNDRangeKernel)", ("threads", None, None)),
+    # serving kernels' own checks (vLLM, FlashInfer, TileLang as their PyPI packages ship them): a device that
+    # "supports" or "allows" a bare size, a limit written as the right side of ">", TMEM columns a CTA "only has"
+    ("flashinfer", "Check failed: (max_dynamic_smem >= kShrinkDecodeSmemBytes) is false: Cake BGMV MoE decode shrink "
+     "requires 196608 bytes of dynamic shared memory, but device 0 supports 101376", ("shared-memory", 196608, 101376)),
+    ("flashinfer", "W4A16 shared-memory footprint exceeds device opt-in limit: 114688 > 101376 bytes (layout=trellis)",
+     ("shared-memory", 114688, 101376)),
+    ("tilelang", "Check failed: (num_cols_total <= kTmemNumColumns) is false: This block allocates 768 TMEM columns "
+     "across 3 tcgen05.alloc calls, but a CTA only has 512 columns", ("tensor-memory", 768, 512)),
+    ("tilelang", "webgpu's threadIdx.z cannot exceed 64, but got bdz=128", ("threads", 128, 64)),
 ])
 def test_a_runtime_message_is_read_with_its_numbers(
     project: str, message: str, expected: tuple[str, int | None, int | None]
