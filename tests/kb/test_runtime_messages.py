@@ -245,6 +245,10 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
     ("tilelang", "Check failed: (num_cols_total <= kTmemNumColumns) is false: This block allocates 768 TMEM columns "
      "across 3 tcgen05.alloc calls, but a CTA only has 512 columns", ("tensor-memory", 768, 512)),
     ("tilelang", "webgpu's threadIdx.z cannot exceed 64, but got bdz=128", ("threads", 128, 64)),
+    # CuTe DSL's capacity first, then the request in a sentence of its own; XLA's TMEM check
+    ("cutlass", "Insufficient Shared Memory capacity for compute capability sm_90a (capacity: 232448 bytes). Required "
+     "262144", ("shared-memory", 262144, 232448)),
+    ("jax", "Tensor memory size limit exceeded: requested 640, available: 512", ("tensor-memory", 640, 512)),
 ])
 def test_a_runtime_message_is_read_with_its_numbers(
     project: str, message: str, expected: tuple[str, int | None, int | None]
