@@ -172,6 +172,13 @@ BATCHES = [
         "https://github.com/mlc-ai/xgrammar/pull/476",  # a bare OutOfResources; threads only in the fix
         "https://github.com/fireice-uk/xmr-stak/issues/393",  # CL_INVALID_WORK_GROUP_SIZE the writer cured with swap
     })),
+    # sampled by the standard error strings, from any project
+    Batch(43, 20, 18 / 20, frozenset({
+        "https://github.com/doe300/VC4CL/issues/42",  # VC4C's "Error assigning local to register", one compiler's words
+        "https://github.com/KhronosGroup/OpenCL-CTS/issues/323",  # "at least 176": a test's request read as the bound
+    })),
+    # the newest hardware and kernel languages; new on-chip threads were rare, so half are look-alikes
+    Batch(44, 25, 25 / 25, max_lookalike_share=0.5),
 ]
 
 
