@@ -249,6 +249,19 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
     ("cutlass", "Insufficient Shared Memory capacity for compute capability sm_90a (capacity: 232448 bytes). Required "
      "262144", ("shared-memory", 262144, 232448)),
     ("jax", "Tensor memory size limit exceeded: requested 640, available: 512", ("tensor-memory", 640, 512)),
+    # ggml's assertions and its OpenCL check with the call's arguments (llama.cpp as llama-cpp-python vendors it)
+    ("llama_cpp", "ggml/src/ggml-cuda/mmid.cu:147: GGML_ASSERT(nbytes_shared <= smpbo) failed",
+     ("shared-memory", None, None)),
+    ("llama_cpp", "ggml-metal-ops.cpp:1832: GGML_ASSERT(nth <= "
+     "ggml_metal_pipeline_max_theads_per_threadgroup(pipeline)) failed", ("threads", None, None)),
+    ("llama_cpp", "ggml_opencl: clEnqueueNDRangeKernel(queue, kernel, work_dim, NULL, global_work_size, "
+     "local_work_size, 0, NULL, NULL) error -54 at ggml-opencl.cpp:1180", ("threads", None, None)),
+    # the CUDA runtime's block check (CuPy), and torch's _compile_kernel with a threshold in parentheses
+    ("cupy", "Block Dimensions (2048,1,1) include one or more values that exceed the device limit of (1024,1024,64)",
+     ("threads", 2048, 1024)),
+    ("torch", "Kernel requires 98304 bytes of shared memory (>= 48KB), but only 65536 bytes configured. Call "
+     "kernel.set_shared_memory_config(shared_mem) after compilation and before launching the kernel.",
+     ("shared-memory", 98304, 65536)),
 ])
 def test_a_runtime_message_is_read_with_its_numbers(
     project: str, message: str, expected: tuple[str, int | None, int | None]
