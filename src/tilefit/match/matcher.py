@@ -256,12 +256,17 @@ def _with_prose_numbers(text: str, m: Match, c: _Candidate) -> Match:
     """A partial or inferred match takes the sizes (or thread/register counts) the prose around it states, where its
     own words gave none or only one ("the max workgroup size ... is 896 but 1024 is required"). An exact match
     that states one takes the other the same way ("Failed to set the allowed dynamic shared memory size to 168128"
-    under "max shared memory per block (opt-in): 101,376 bytes").
+    under "max shared memory per block (opt-in): 101,376 bytes"), and one that states no count of threads or
+    registers takes the counts.
 
     Read once per distinct match of a window (numberless matches of one entry are one), within a bounded reach.
     """
-    if (m.required is not None) == (m.limit is not None) and (m.limit is not None or m.entry.confidence == "exact"):
-        return m  # both stated, or an exact wording that states neither (its words are the whole message)
+    # An exact wording that states no size is the whole message (its sizes, if any, are another line's, which the
+    # matcher reads itself); a count it lacks may stand in the prose: "trying to use 544 threads per team. But this
+    # throws '... requested too large team size'" (Trilinos#9278).
+    numberless_size = m.required is None and m.limit is None and m.entry.resource not in ("threads", "registers")
+    if (m.required is not None and m.limit is not None) or (m.entry.confidence == "exact" and numberless_size):
+        return m
     # sizes, or counts of threads or registers ("the maximum threads per block (1024)"), stated next to the match
     required, limit = _stated(text, m.entry.resource, c.start, c.end)
     required = m.required if m.required is not None else (required if required != m.limit else None)
