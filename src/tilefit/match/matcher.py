@@ -345,8 +345,10 @@ def match(text: str, kb: KnowledgeBase, targets: TargetSet | None = None) -> lis
     return tally.result() or inferred(text, kb)
 
 
-# How many later copies of a numberless match's words are read for the numbers the first one lacks.
+# How many later copies of a numberless match's words are read for the numbers the first one lacks, and how far
+# after it (a thread's description, not the rest of a long log).
 _PHRASE_COPIES = 4
+_PHRASE_REACH = 16384
 
 
 def _stated(text: str, resource: str, start: int, end: int) -> tuple[int | None, int | None]:
@@ -365,15 +367,15 @@ def _stated(text: str, resource: str, start: int, end: int) -> tuple[int | None,
         return counts_near(text, resource, at, at + end - start)
 
     required, limit = near(start)
-    words, lowered, at = text[start:end].lower(), "", start
+    words, after, at = text[start:end].lower(), "", 0
     for _ in range(_PHRASE_COPIES):
         if (required is not None and limit is not None) or not words:
             break
-        lowered = lowered or text.lower()
-        at = lowered.find(words, at + 1)
+        after = after or text[start:start + _PHRASE_REACH].lower()
+        at = after.find(words, at + 1)
         if at < 0:
             break
-        more_required, more_limit = near(at)
+        more_required, more_limit = near(start + at)
         if (more_required is not None) + (more_limit is not None) > (required is not None) + (limit is not None):
             required, limit = more_required, more_limit
     return required, limit
