@@ -261,11 +261,13 @@ def _with_prose_numbers(text: str, m: Match, c: _Candidate) -> Match:
 
     Read once per distinct match of a window (numberless matches of one entry are one), within a bounded reach.
     """
-    # An exact wording that states no size is the whole message (its sizes, if any, are another line's, which the
-    # matcher reads itself); a count it lacks may stand in the prose: "trying to use 544 threads per team. But this
-    # throws '... requested too large team size'" (Trilinos#9278).
-    numberless_size = m.required is None and m.limit is None and m.entry.resource not in ("threads", "registers")
-    if (m.required is not None and m.limit is not None) or (m.entry.confidence == "exact" and numberless_size):
+    if m.required is not None and m.limit is not None:
+        return m
+    # An exact wording that states no number is the whole message (its sizes, if any, are another line's, which the
+    # matcher reads itself), except for a count of threads or registers, which may stand in the prose: "trying to
+    # use 544 threads per team. But this throws '... requested too large team size'" (Trilinos#9278).
+    if (m.entry.confidence == "exact" and m.required is None and m.limit is None
+            and m.entry.resource not in ("threads", "registers")):
         return m
     # sizes, or counts of threads or registers ("the maximum threads per block (1024)"), stated next to the match
     required, limit = _stated(text, m.entry.resource, c.start, c.end)
@@ -368,8 +370,8 @@ def _stated(text: str, resource: str, start: int, end: int) -> tuple[int | None,
 
     required, limit = near(start)
     words, after, at = text[start:end].lower(), "", 0
-    for _ in range(_PHRASE_COPIES):
-        if (required is not None and limit is not None) or not words:
+    for _ in range(_PHRASE_COPIES if words else 0):
+        if required is not None and limit is not None:
             break
         after = after or text[start:start + _PHRASE_REACH].lower()
         at = after.find(words, at + 1)
