@@ -157,9 +157,8 @@ BATCHES = [
     Batch(39, 16, 16 / 16, max_lookalike_share=0.65),
     # explain13: the projects most users run (fresh-40), configs tuned on one GPU failing on another (fresh-41, half
     # look-alikes: the on-chip threads were mostly in the corpus already), forums, TPU, CI and OpenCL miners (fresh-42)
-    Batch(40, 20, 17 / 20, frozenset({
+    Batch(40, 20, 18 / 20, frozenset({
         "https://github.com/vllm-project/vllm/pull/54013",  # the request only in a Markdown table's cell
-        "https://github.com/sgl-project/sgl-flash-attn/pull/50",  # "can fail at cudaFuncSetAttribute", no resource
         "https://github.com/triton-lang/triton/issues/1756",  # Triton's n_spills of a stack array, read as spills
     })),
     Batch(41, 28, 25 / 28, frozenset({

@@ -201,3 +201,20 @@ def test_fresh15_wordings_are_read(text: str, resource: str, required: int | Non
 ])
 def test_fresh15_rules_leave_look_alikes_alone(text: str) -> None:
     assert [m.entry.resource for m in inferred(text, KB)][:1] != ["shared-memory"]
+
+
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # sgl-flash-attn#50 (fresh-40): the opt-in limit is shared memory's own; "only" states a bound only right before
+    # the size ("counts only V and K, adding an unnecessary 16 KiB reservation" states none)
+    ("SM86/SM89 FA3 with head dimension 256 can fail at `cudaFuncSetAttribute` when variable-length split attention "
+     "selects the M128/N48 tile. Q and V share a union, but the epilogue padding calculation counts only V and K, "
+     "adding an unnecessary 16 KiB reservation. A compiled instance requested 106,752 bytes on an RTX 4090D whose "
+     "opt-in limit is 101,376 bytes.", "shared-memory", 106752, 101376),
+    # faiss#3207 (fresh-38): "can only address" then the size is the bound
+    ("GPUs by default can only address 48kiB shared memory per block without special opt-in", "shared-memory",
+     None, 49152),
+])
+def test_explain14_wordings_are_read(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    found = inferred(text, KB)
+    assert [(m.entry.resource, m.required, m.limit, m.confidence) for m in found][:1] == [
+        (resource, required, limit, "inferred")]
