@@ -187,8 +187,22 @@ BATCHES = [
     }), max_lookalike_share=0.5),
     # the most recent threads the corpora hold; 8 of 14 are look-alikes
     Batch(47, 14, 14 / 14, max_lookalike_share=0.6),
-    # explain14: TPU and XLA, where the corpora had few threads left
+    # explain14: each batch aimed at one part of the field, where the corpora had few threads left, so most hold fewer
+    # records and more look-alikes than asked for: consumer Blackwell and Ada (fresh-48), AMD (49), TPU and XLA (50),
+    # training and kernel libraries (51), forums and shaders (52), compute outside the big ML stacks (53)
+    Batch(48, 24, 24 / 24, max_lookalike_share=0.65),
+    Batch(49, 14, 13 / 14, frozenset({
+        "https://github.com/ROCm/MIOpen/issues/74",  # -54 for a global size smaller than the local size
+    }), max_lookalike_share=0.5),
     Batch(50, 13, 13 / 13),
+    Batch(51, 21, 19 / 21, frozenset({
+        "https://github.com/oneapi-src/unified-runtime/issues/1308",  # -54 whose cause (registers) is only in prose
+        "https://github.com/openvinotoolkit/openvino/pull/35278",  # the same: "allocates >128 GRF per thread"
+    }), max_lookalike_share=0.45),
+    Batch(52, 22, 21 / 22, frozenset({
+        "https://github.com/xmrig/xmrig/issues/1276",  # the request (228 threads) only in a JSON config
+    }), max_lookalike_share=0.5),
+    Batch(53, 21, 21 / 21, max_lookalike_share=0.45),
 ]
 
 

@@ -262,6 +262,21 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
     ("torch", "Kernel requires 98304 bytes of shared memory (>= 48KB), but only 65536 bytes configured. Call "
      "kernel.set_shared_memory_config(shared_mem) after compilation and before launching the kernel.",
      ("shared-memory", 98304, 65536)),
+    # explain14: rocMLIR's LDS check, whose "KB" follows a count of bytes; a Kokkos team's scratch pad full inside the
+    # kernel; PyCUDA's block-shape setter; AMD's OpenCL -54 as a return value; GLSL's local invocations
+    ("migraphx", "MLIR backend compilation failed: Error: totalLDSSize (131072) exceeds 65536KB",
+     ("shared-memory", 131072, 65536)),
+    ("kokkos", "ScratchMemorySpace<...>::get_shmem: Failed to allocate 36 byte(s); remaining capacity is 36 byte(s)",
+     ("shared-memory", 36, None)),
+    ("pycuda", "    func._set_block_shape(*block)\npycuda._driver.LogicError: cuFuncSetBlockShape failed: invalid "
+     "argument",
+     ("threads", None, None)),
+    ("pyopencl", "export GPU_MAX_WORKGROUP_SIZE=1024 did not help: failed in clEnqueueNDRangeKernel with return value= "
+     "-54. 256 is the default max value now.", ("threads", None, 256)),
+    ("simpleclouds", "java.io.IOException: The amount of local invocations (X * Y * Z) is greater than the maximum "
+     "allowed! Wanted: 1024; Allowed: 512", ("threads", 1024, 512)),
+    ("sycl", "what():  The implementation handling parallel_for with reduction requires work group size not bigger "
+     "than 4096 -54 (CL_INVALID_WORK_GROUP_SIZE)", ("threads", None, 4096)),
 ])
 def test_a_runtime_message_is_read_with_its_numbers(
     project: str, message: str, expected: tuple[str, int | None, int | None]

@@ -213,8 +213,32 @@ def test_fresh15_rules_leave_look_alikes_alone(text: str) -> None:
     # faiss#3207 (fresh-38): "can only address" then the size is the bound
     ("GPUs by default can only address 48kiB shared memory per block without special opt-in", "shared-memory",
      None, 49152),
+    # hashcat#2010 (fresh-53): LLVM's register allocator in an OpenCL build log
+    ("* Device #1: Kernel m16800-pure.kernel not found in cache! Building may take a while...\nclBuildProgram(): "
+     "CL_BUILD_PROGRAM_FAILURE\nregister allocation failed: maximum interference for recoloring "
+     "reached. Use -fexhaustive-register-search to skip cutoffs", "registers", None, None),
+    # aomp#1978 (fresh-49): HSA's runtime is a GPU's
+    ("Reduce OMP_DEVICE_TEAM_THREAD_LIMIT 1024 to 512\n\n - Avoids register allocation issue at runtime\n - Which is "
+     "incorrectly reported by HSA as:\n HSA_STATUS_ERROR_INVALID_ISA", "registers", None, None),
+    # iree#19595 (fresh-49): "only" and a size is a shortage, and the size before "when the available" is not the bound
+    ("sm_86 gpus like a rtx3070 get a incorrect workgroup memory config of 163 KB when the available is only 100KB.",
+     "shared-memory", None, 102400),
+    # ArborX#1385 (fresh-53): Kokkos' level-0 scratch is a team's shared memory; "isn't enough" is a shortage
+    ("This pull request fixes the MovingLeastSquares unit tests when running with HIP by using scratch level 1. "
+     "Generally, this pull request automatically switches to scratch level 1 when there isn't enough memory available "
+     "for scratch level 0.", "shared-memory", None, None),
+    # xmrig#1276 (fresh-52): a card named with its number is a GPU word
+    ("xmrig on GTX1070: It looks like too many threads: the maximum value seems to be 128", "threads", None, 128),
 ])
 def test_explain14_wordings_are_read(text: str, resource: str, required: int | None, limit: int | None) -> None:
     found = inferred(text, KB)
     assert [(m.entry.resource, m.required, m.limit, m.confidence) for m in found][:1] == [
         (resource, required, limit, "inferred")]
+
+
+def test_a_device_dump_states_the_thread_limit() -> None:
+    """SQLCipher-Password-Cracker-OpenCL#6 (fresh-53): the limit only in the device's properties, printed above."""
+    text = ("LogicError: clEnqueueNDRangeKernel failed: INVALID_WORK_GROUP_SIZE\n\nwhen i run with my graphic HD 520\n"
+            + "Init OpenCL...\n" * 40
+            + " Device - Name: Intel(R) Gen9 HD Graphics NEO\n Device - Max Work Group Size: 256\n")
+    assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB)][:1] == [("threads", None, 256)]

@@ -54,6 +54,8 @@ class Rules:
     count_resources: frozenset[str]
     count_reach: int
     counts: tuple[re.Pattern[str], ...]
+    device_reach: int
+    device_counts: dict[str, re.Pattern[str]]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,6 +89,8 @@ def rules() -> Rules:
         count_resources=frozenset(raw["count_resources"]),
         count_reach=int(raw["count_reach"]),
         counts=tuple(re.compile(c, flags) for c in raw["counts"]),
+        device_reach=int(raw["device_reach"]),
+        device_counts={k: re.compile(v, flags) for k, v in raw["device_counts"].items()},
         vocabulary=tuple(
             Vocabulary(v["resource"], v["entry"], _compile(v.get("strong")), _compile(v.get("weak")),
                        _compile(v.get("needs")), _compile(v.get("failing")), bool(v.get("last")))
@@ -210,7 +214,8 @@ def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | N
     """(required, limit) counts stated near text[start:end] for a count resource (threads, registers); else None.
 
     The rules are read in order: a count comes from the first rule that states it, so a rule naming both counts
-    ("(1024 > 768)") is not mixed with a later rule's reading of a number it already placed.
+    ("(1024 > 768)") is not mixed with a later rule's reading of a number it already placed. A limit the prose does
+    not state may come from a dump of the device's properties further away (device_counts).
     """
     r = rules()
     if resource not in r.count_resources:
@@ -232,4 +237,8 @@ def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | N
             limit = int(groups["limit"]) * scale
         if required is not None and limit is not None:
             break
+    device = r.device_counts.get(resource)
+    if limit is None and device is not None:
+        m = device.search(text, max(0, start - r.device_reach), end + r.device_reach)
+        limit = int(m.group("limit")) if m else None
     return required, limit
