@@ -242,3 +242,13 @@ def test_a_device_dump_states_the_thread_limit() -> None:
             + "Init OpenCL...\n" * 40
             + " Device - Name: Intel(R) Gen9 HD Graphics NEO\n Device - Max Work Group Size: 256\n")
     assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB)][:1] == [("threads", None, 256)]
+
+
+def test_an_issue_number_is_no_size() -> None:
+    """A number after "#" names an issue or a pull request ("for RDNA (#9210) > The test fails"), even before ">"."""
+    from tilefit.match.prose import numbers_near
+
+    text = ("[AMD] skip test_gather for RDNA (#9210) > The test fails on RDNA3 with too much shared memory: it needs "
+            "more than the 65536 byte limit")
+    at = text.index("shared memory")
+    assert numbers_near(text, at, at + len("shared memory"), "shared-memory") == (None, 65536)
