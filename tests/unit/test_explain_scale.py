@@ -71,8 +71,9 @@ def test_memory_stays_bounded_by_streaming(tmp_path: Path) -> None:
 # CPU seconds of explain() on 1.2 MB of each adversarial input: about 3x what this branch measured on the shared
 # 2-core box (0.37, 0.76, 0.75, 1.37, 0.71, 0.21, 0.45 s for 1.5 MB; before it: 2.94, 1.63, 2.22, 4.30, 2.01,
 # 1.13, 1.09 s), so a loaded CI box passes and a return of the 24 s case (distinct-unmatched) does not.
+# distinct-partial: 15.4 s for 1 MB before each log had a budget of prose readings, 0.7 s after (the CLI, explain14).
 CPU_BOUND = {"distinct-unmatched": 1.0, "distinct-fallback": 2.0, "distinct-families": 2.0, "one-line": 3.5,
-             "ansi-cr": 2.0, "long-numbers": 0.8, "utf-16": 1.2}
+             "ansi-cr": 2.0, "long-numbers": 0.8, "utf-16": 1.2, "distinct-partial": 2.0}
 
 
 def _cpu_explain(path: Path) -> tuple[float, object]:
@@ -111,5 +112,7 @@ def test_adversarial_input_is_linear(tmp_path: Path, kind: str) -> None:
         assert not any(d.entry.on_chip for d in result.diagnoses)  # type: ignore[attr-defined]
     elif kind == "distinct-fallback":
         assert ids == {"generic/on-chip-mention"}
+    elif kind == "distinct-partial":
+        assert ids == {"generic/threads-per-block"}
     else:
         assert ids >= ON_CHIP - {"triton/shared-memory"} and "triton/shared-memory" in ids, ids

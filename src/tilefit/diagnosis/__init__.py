@@ -14,7 +14,7 @@ from tilefit.diagnosis.advice import Advice, Facts, advise
 from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase
 from tilefit.match.extract import ContextIndex, ContextRules
-from tilefit.match.matcher import Match, inferred, match_window
+from tilefit.match.matcher import Match, ProseBudget, inferred, match_window
 from tilefit.match.normalize import normalized
 from tilefit.match.tally import Tally
 from tilefit.match.window import windows
@@ -119,9 +119,10 @@ def diagnose_pieces(
     found: dict[tuple[str, int | None, int | None], Diagnosis] = {}
     first: _Window | None = None
     last: _Window | None = None
+    budget = ProseBudget()
     for text, lo, hi, offset in windows(normalized(pieces)):
         index = rules.index(text)
-        for m in match_window(text, kb, targets, lo, hi, offset):
+        for m in match_window(text, kb, targets, lo, hi, offset, budget):
             if tally.add(m):
                 found[_key(m)] = diagnose(text, m, targets, rules, offset, index)
         last = (text, offset, index)

@@ -34,6 +34,23 @@ _MAX_DIGITS = 24
 _MAX_BLOCK_THREADS = 8192
 
 
+# Prose readings per log: reading the numbers stated around a partial or inferred match costs a few dozen bounded
+# regex searches (about 2 ms), so a log of thousands of distinct such matches has the first ones read and the rest
+# keep the numbers of their own words.
+PROSE_READINGS = 128
+
+
+@dataclasses.dataclass
+class ProseBudget:
+    """How many more matches of one log may have their numbers read from the prose around them."""
+
+    left: int = PROSE_READINGS
+
+    def take(self) -> bool:
+        self.left -= 1
+        return self.left >= 0
+
+
 def _plausible(m: Match) -> bool:
     """False for a threads match whose stated limit no block has ("exceeds maximum number of threads (65535)")."""
     return not (m.entry.resource == "threads" and m.limit is not None and m.limit > _MAX_BLOCK_THREADS)
@@ -252,14 +269,15 @@ def _to_match(text: str, c: _Candidate, offset: int) -> Match:
     )
 
 
-def _with_prose_numbers(text: str, m: Match, c: _Candidate) -> Match:
+def _with_prose_numbers(text: str, m: Match, c: _Candidate, budget: ProseBudget) -> Match:
     """A partial or inferred match takes the sizes (or thread/register counts) the prose around it states, where its
     own words gave none or only one ("the max workgroup size ... is 896 but 1024 is required"). An exact match
     that states one takes the other the same way ("Failed to set the allowed dynamic shared memory size to 168128"
     under "max shared memory per block (opt-in): 101,376 bytes"), and one that states no count of threads or
     registers takes the counts.
 
-    Read once per distinct match of a window (numberless matches of one entry are one), within a bounded reach.
+    Read once per distinct match of a window (numberless matches of one entry are one), within a bounded reach, for
+    as many matches of a log as its budget allows.
     """
     if m.required is not None and m.limit is not None:
         return m
@@ -268,6 +286,8 @@ def _with_prose_numbers(text: str, m: Match, c: _Candidate) -> Match:
     # use 544 threads per team. But this throws '... requested too large team size'" (Trilinos#9278).
     if (m.entry.confidence == "exact" and m.required is None and m.limit is None
             and m.entry.resource not in ("threads", "registers")):
+        return m
+    if not budget.take():
         return m
     # sizes, or counts of threads or registers ("the maximum threads per block (1024)"), stated next to the match
     required, limit = _stated(text, m.entry.resource, c.start, c.end)
@@ -307,10 +327,15 @@ def _hits(text: str, kb: KnowledgeBase, targets: TargetSet, lo: int, hi: int) ->
 
 
 def match_window(
-    text: str, kb: KnowledgeBase, targets: TargetSet, lo: int = 0, hi: int | None = None, offset: int = 0
+    text: str, kb: KnowledgeBase, targets: TargetSet, lo: int = 0, hi: int | None = None, offset: int = 0,
+    budget: ProseBudget | None = None,
 ) -> list[Match]:
-    """Every distinct hit that starts in text[lo:hi], with its count, reading context from all of `text`."""
+    """Every distinct hit that starts in text[lo:hi], with its count, reading context from all of `text`.
+
+    `budget` is the log's, shared by its windows (a window of its own by default).
+    """
     hi = len(text) if hi is None else hi
+    budget = budget if budget is not None else ProseBudget()
     condensed = condense(text, lo, hi)
     if condensed is None:
         hits = _hits(text, kb, targets, lo, hi)
@@ -330,7 +355,7 @@ def match_window(
         counts[key] = counts.get(key, 0) + n
         firsts.setdefault(key, (c, at))
     found = ((k, c, _to_match(source, c, offset + at - c.start)) for k, (c, at) in firsts.items())
-    matches = (dataclasses.replace(_with_prose_numbers(source, m, c), count=counts[k]) for k, c, m in found)
+    matches = (dataclasses.replace(_with_prose_numbers(source, m, c, budget), count=counts[k]) for k, c, m in found)
     return [m for m in matches if _plausible(m)]
 
 
@@ -340,9 +365,9 @@ def match(text: str, kb: KnowledgeBase, targets: TargetSet | None = None) -> lis
 
     targets = targets or load_targets()
     text = normalize(text)
-    tally = Tally()
+    tally, budget = Tally(), ProseBudget()
     for window, lo, hi, offset in windows(text[i:i + CHUNK] for i in range(0, len(text), CHUNK)):
-        for m in match_window(window, kb, targets, lo, hi, offset):
+        for m in match_window(window, kb, targets, lo, hi, offset, budget):
             tally.add(m)
     return tally.result() or inferred(text, kb)
 
