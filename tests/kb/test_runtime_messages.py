@@ -277,6 +277,10 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
      "allowed! Wanted: 1024; Allowed: 512", ("threads", 1024, 512)),
     ("sycl", "what():  The implementation handling parallel_for with reduction requires work group size not bigger "
      "than 4096 -54 (CL_INVALID_WORK_GROUP_SIZE)", ("threads", None, 4096)),
+    # ROCr's queue error for a dispatch whose group segment (LDS) is out of bounds, as CLR prints it
+    ("torch", ":0:rocdevice.cpp            :2984: 93862815501 us: Callback: Queue 0x7f0ed8000000 aborting with error : "
+     "HSA_STATUS_ERROR_INVALID_ALLOCATION: The requested allocation is not valid. code: 0x1003",
+     ("shared-memory", None, None)),
 ])
 def test_a_runtime_message_is_read_with_its_numbers(
     project: str, message: str, expected: tuple[str, int | None, int | None]
@@ -343,6 +347,8 @@ def test_a_runtime_message_is_read_with_its_numbers(
     # a binary built for another GPU, reported by the call that sets the shared-memory attribute (FlashInfer)
     ("flashinfer", "CUDA Error: no kernel image is available for execution on the device (209) sampling.cuh: line 544 "
      "at function cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_size)"),
+    # the same HSA status from an allocation of device memory, not a queue's dispatch
+    ("hip", "hsa_memory_allocate failed: HSA_STATUS_ERROR_INVALID_ALLOCATION: The requested allocation is not valid."),
     # XLA's launch with a grid past its z limit, whatever the shared memory
     ("jax", "XlaRuntimeError: INTERNAL: Failed to launch CUDA kernel: triton_gemm_dot_0 with block dimensions: 128x1x1 "
      "and grid dimensions: 4x1x102400 and shared memory size: 65536: CUDA_ERROR_INVALID_VALUE: invalid argument"),
