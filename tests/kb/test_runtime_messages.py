@@ -281,6 +281,31 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
     ("torch", ":0:rocdevice.cpp            :2984: 93862815501 us: Callback: Queue 0x7f0ed8000000 aborting with error : "
      "HSA_STATUS_ERROR_INVALID_ALLOCATION: The requested allocation is not valid. code: 0x1003",
      ("shared-memory", None, None)),
+    # explain14, from the projects' sources: AdaptiveCpp's launch errors with the runtime's code, Kokkos' other team
+    # size checks, wgpu's device limits, IGC's spill memory, CLR's LDS check, MIOpen's and Tensile's own words
+    ("hipSYCL", "from /opt/AdaptiveCpp/src/runtime/cuda/cuda_queue.cpp:158 @ launch_kernel_from_module(): cuda_queue: "
+     "could not submit kernel from module (error code = CU:701)", ("registers", None, None)),
+    ("hipSYCL", "from /opt/AdaptiveCpp/src/runtime/ocl/ocl_queue.cpp:99 @ submit_ocl_kernel(): ocl_queue: Kernel "
+     "launch failed (error code = CL:-5)", ("registers", None, None)),
+    ("hipSYCL", "from /opt/AdaptiveCpp/src/runtime/ocl/ocl_queue.cpp:99 @ submit_ocl_kernel(): ocl_queue: Kernel "
+     "launch failed (error code = CL:-54)", ("threads", None, None)),
+    ("kokkos", "terminate called after throwing an instance of 'std::runtime_error'\n  what():  "
+     "Kokkos::Impl::ParallelReduce< Cuda > bad team size", ("threads", None, None)),
+    ("kokkos", "Kokkos::Impl::ParallelFor/Reduce< HIP > could not find a valid team size.", ("threads", None, None)),
+    ("kokkos", "Kokkos::MDRangePolicy: Product of tile dimensions exceed maximum limit: 1024", ("threads", None, 1024)),
+    ("wgpu", "Limit 'max_compute_workgroup_storage_size' value 65536 is better than allowed 32768",
+     ("shared-memory", 65536, 32768)),
+    ("wgpu", "Limit 'max_compute_invocations_per_workgroup' value 2048 is better than allowed 1024",
+     ("threads", 2048, 1024)),
+    ("intel_extension_for_pytorch", "warning: Spill memory used = 4096 bytes for kernel gemm_kernel\n Compiling "
+     "kernel with spill code may degrade performance. Please consider rewriting the kernel to use less registers.",
+     ("registers", None, None)),
+    ("torch", ":1:rocvirtual.cpp            :3433: 1234567890 us: [pid:4321 tid:0x7f] No local memory available",
+     ("shared-memory", None, None)),
+    ("miopen", "MIOpen Error: /MIOpen/src/solver/softmax/softmax.cpp:194: Exceed local memory capacity",
+     ("shared-memory", None, None)),
+    ("tensile", "Cijk_Ailk_Bljk_DB_MT128x128x16_MI16x16x4x1_SN_GRVW2_TT4_64_WG32_8_1 overflowed resources. "
+     "errorCode=7, msg='too many accvgprs', vgprs=128, sgprs=80, accvgprs=272", ("registers", 272, None)),
 ])
 def test_a_runtime_message_is_read_with_its_numbers(
     project: str, message: str, expected: tuple[str, int | None, int | None]
@@ -347,6 +372,8 @@ def test_a_runtime_message_is_read_with_its_numbers(
     # a binary built for another GPU, reported by the call that sets the shared-memory attribute (FlashInfer)
     ("flashinfer", "CUDA Error: no kernel image is available for execution on the device (209) sampling.cuh: line 544 "
      "at function cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_size)"),
+    # ROCm's runtime calls the GPU's own memory local
+    ("torch", ":1:rocdevice.cpp            :2420: 1234567890 us: [pid:4321 tid:0x7f] Fail allocation local memory"),
     # the same HSA status from an allocation of device memory, not a queue's dispatch
     ("hip", "hsa_memory_allocate failed: HSA_STATUS_ERROR_INVALID_ALLOCATION: The requested allocation is not valid."),
     # XLA's launch with a grid past its z limit, whatever the shared memory
