@@ -372,6 +372,9 @@ def test_a_runtime_message_is_read_with_its_numbers(
     # a binary built for another GPU, reported by the call that sets the shared-memory attribute (FlashInfer)
     ("flashinfer", "CUDA Error: no kernel image is available for execution on the device (209) sampling.cuh: line 544 "
      "at function cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_size)"),
+    # Intel's runtime too: the private (stack) surface in the GPU's memory
+    ("compute-runtime", "Failed to allocate private surface of 8589934592 bytes, used local memory 60129542144, max "
+     "global memory 68719476736"),
     # ROCm's runtime calls the GPU's own memory local
     ("torch", ":1:rocdevice.cpp            :2420: 1234567890 us: [pid:4321 tid:0x7f] Fail allocation local memory"),
     # the same HSA status from an allocation of device memory, not a queue's dispatch
