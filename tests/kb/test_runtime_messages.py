@@ -306,6 +306,26 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
      ("shared-memory", None, None)),
     ("tensile", "Cijk_Ailk_Bljk_DB_MT128x128x16_MI16x16x4x1_SN_GRVW2_TT4_64_WG32_8_1 overflowed resources. "
      "errorCode=7, msg='too many accvgprs', vgprs=128, sgprs=80, accvgprs=272", ("registers", 272, None)),
+    # compilers' and kernel libraries' own checks (PyPI packages' strings): TVM's verifier, IREE, OpenVINO, tinygrad,
+    # Liger, FBGEMM
+    ("tvm", "Extent of threadIdx.z (128) is greater than maximum allowed (64);", ("threads", 128, 64)),
+    ("iree", "The shared memory size 81920 required by the ukernel exceeds the maximum allowed size 65536.",
+     ("shared-memory", 81920, 65536)),
+    ("iree", "error: per-matmul shared memory must fit in workgroup memory", ("shared-memory", None, None)),
+    ("iree", "exports[0] block dims 2048x1x1 exceeds device maximum 1024x1024x64", ("threads", 2048, 1024)),
+    ("openvino", "CSE exceeded GRF usage limit. Usage: 264. Retry CSE and skip some expressions...",
+     ("registers", 264, None)),
+    ("tinygrad", "RuntimeError: Too many resources requested for launch, prod(local_size)=1024, self.max_threads=640",
+     ("registers", 1024, 640)),
+    ("tinygrad", "RuntimeError: Too many resources requested: group_segment_size", ("shared-memory", None, None)),
+    ("liger_kernel", "CuTe DSL fused_add_rms_norm fwd stages X+R in dynamic smem (262144 bytes > 232448 sm_100 cap) "
+     "for an all-fp32 staged pair at hidden 32768", ("shared-memory", 262144, 232448)),
+    ("fbgemm_gpu", "[fbgemm_gpu/src/faster_hash_ops/faster_hash.cu(412)] [_zero_collision_hash_cuda]: Requested shared "
+     "memory per block (262144 bytes) is not within the range [0, 232448]", ("shared-memory", 262144, 232448)),
+    ("fbgemm_gpu", "Check failed: dynamic_smem_size <= used_shared_bytes (262144 vs. 232448).",
+     ("shared-memory", 262144, 232448)),
+    ("fbgemm_gpu", "block_bucketize_sparse_features does not have sufficient shared memory.Please contact the FBGEMM "
+     "team.", ("shared-memory", None, None)),
 ])
 def test_a_runtime_message_is_read_with_its_numbers(
     project: str, message: str, expected: tuple[str, int | None, int | None]
@@ -372,6 +392,8 @@ def test_a_runtime_message_is_read_with_its_numbers(
     # a binary built for another GPU, reported by the call that sets the shared-memory attribute (FlashInfer)
     ("flashinfer", "CUDA Error: no kernel image is available for execution on the device (209) sampling.cuh: line 544 "
      "at function cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_size)"),
+    # a host segment that could not be mapped (Paddle's IPC)
+    ("paddle", "Memory map failed when create shared memory, error number is 12."),
     # Intel's runtime too: the private (stack) surface in the GPU's memory
     ("compute-runtime", "Failed to allocate private surface of 8589934592 bytes, used local memory 60129542144, max "
      "global memory 68719476736"),
