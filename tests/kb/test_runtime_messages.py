@@ -326,6 +326,16 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
      ("shared-memory", 262144, 232448)),
     ("fbgemm_gpu", "block_bucketize_sparse_features does not have sufficient shared memory.Please contact the FBGEMM "
      "team.", ("shared-memory", None, None)),
+    # Python GPU packages: VkFFT (pyvkfft), nvFuser, torch-mlir's GPU dialect, nvmath, Warp
+    ("pyvkfft", "cuLaunchKernel error: 701, 4096 1 1 - 1024 1 1", ("registers", None, None)),
+    ("pyvkfft", "RuntimeError: VkFFT error 4037: VKFFT_ERROR_FAILED_TO_SET_DYNAMIC_SHARED_MEMORY C2C (4096,4096) "
+     "complex64 2D inplace [cuda]", ("shared-memory", None, None)),
+    ("nvfuser", "Not enough tensor memory columns: tried to allocate 1024", ("tensor-memory", 1024, None)),
+    ("torch_mlir", "Trying to launch a GPU kernel with grid_dims = (1, 1, 1) block_dims = (2048, 1, 1). It is larger "
+     "than the limits.", ("threads", 2048, None)),
+    ("nvmath", "The product of the entries in block_dim should be between 1 and 1024 ; got block_dim = Dim3(x=64, "
+     "y=32, z=1)", ("threads", None, 1024)),
+    ("warp", "RuntimeError: block_dim must be at most 1024 on CPU, got 2048", ("threads", 2048, 1024)),
 ])
 def test_a_runtime_message_is_read_with_its_numbers(
     project: str, message: str, expected: tuple[str, int | None, int | None]
