@@ -230,6 +230,9 @@ def test_fresh15_rules_leave_look_alikes_alone(text: str) -> None:
     # rocm-libraries#596 (fresh-55): "is greater than N" alone states the bound
     ("numVgprs is not calculated correctly. hipBLASLT complains about number of registers is greater than 256 if DU "
      "is set to 64", "registers", None, 256),
+    # renderdoc#180's words: "N invocations per work-group" is the request
+    ("The Vulkan compute shader defines a local work-group size of 32x32, which gives us 1024 invocations per "
+     "work-group. This causes issues on older GPUs: it is more than the limit.", "threads", 1024, None),
     # xmrig#1276 (fresh-52): a card named with its number is a GPU word
     ("xmrig on GTX1070: It looks like too many threads: the maximum value seems to be 128", "threads", None, 128),
 ])
