@@ -258,3 +258,10 @@ def test_an_issue_number_is_no_size() -> None:
             "more than the 65536 byte limit")
     at = text.index("shared memory")
     assert numbers_near(text, at, at + len("shared memory"), "shared-memory") == (None, 65536)
+
+
+def test_a_line_number_in_a_prefix_is_no_count() -> None:
+    """Oceananigans.jl#4047 (fresh-53) behind vLLM's logger prefix: '...py:520]' is a source line, not a request."""
+    text = ("(VllmWorker rank=0 pid=1234) ERROR 05-01 12:00:00 [multiproc_executor.py:520] ERROR: Number of threads "
+            "per block exceeds kernel limit (640 > 512).\n  [1] error(s::String)\n    @ Base ./error.jl:35")
+    assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB)][:1] == [("threads", 640, 512)]
