@@ -230,6 +230,10 @@ def test_fresh15_rules_leave_look_alikes_alone(text: str) -> None:
     # rocm-libraries#596 (fresh-55): "is greater than N" alone states the bound
     ("numVgprs is not calculated correctly. hipBLASLT complains about number of registers is greater than 256 if DU "
      "is set to 64", "registers", None, 256),
+    # tilelang#2831 (fresh-11): columns are TMEM's unit where TMEM is named
+    ("[CUDA] Pack logical TMEM buffers into shared `tcgen05.alloc` arenas\n\nA 384-column accumulator next to three "
+     "4-column block-scale buffers needs **396** columns, but as four separate allocations it asks the hardware for "
+     "608 of the 512 columns", "tensor-memory", None, None),
     # renderdoc#180's words: "N invocations per work-group" is the request
     ("The Vulkan compute shader defines a local work-group size of 32x32, which gives us 1024 invocations per "
      "work-group. This causes issues on older GPUs: it is more than the limit.", "threads", 1024, None),
@@ -265,3 +269,16 @@ def test_a_line_number_in_a_prefix_is_no_count() -> None:
     text = ("(VllmWorker rank=0 pid=1234) ERROR 05-01 12:00:00 [multiproc_executor.py:520] ERROR: Number of threads "
             "per block exceeds kernel limit (640 > 512).\n  [1] error(s::String)\n    @ Base ./error.jl:35")
     assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB)][:1] == [("threads", 640, 512)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # tfjs#4807 (fresh-13): a bare "K" right at a comparison is kibibytes
+    ("For the vec4 matmul the shared memory array is 64K exceeding the limit 32K on windows.", (65536, 32768)),
+    # elsewhere it is as often a context length
+    ("The shared memory overflow shows up with a max context of 128K tokens.", (None, None)),
+])
+def test_a_bare_k_is_read_only_at_a_comparison(text: str, expected: tuple[int | None, int | None]) -> None:
+    from tilefit.match.prose import numbers_near
+
+    at = text.index("shared memory")
+    assert numbers_near(text, at, at + len("shared memory"), "shared-memory") == expected
