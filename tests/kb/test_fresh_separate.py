@@ -70,11 +70,10 @@ BATCHES = [
         "https://github.com/tracel-ai/cubek/pull/334",
     })),
     Batch(17, 25, 29 / 29),
-    Batch(18, 40, 38 / 43, frozenset({
+    Batch(18, 40, 39 / 43, frozenset({
         "https://github.com/ggml-org/llama.cpp/issues/24672",  # the limit only as "the card's 64 KB LDS budget"
         "https://github.com/ollama/ollama/issues/15877",  # the request only as the shader's "{512, 1, 1}"
         "https://github.com/ikawrakow/ik_llama.cpp/issues/2343",  # "~96 KiB" read nearer the error than "64 KiB"
-        "https://github.com/vllm-project/vllm/pull/52056",  # "the 256-VGPR wave32 budget"
         "https://github.com/sgl-project/sglang/pull/34741",  # "VGPR usage increases from 483 to 512", labelled a limit
     })),
     Batch(19, 40, 40 / 41, frozenset({

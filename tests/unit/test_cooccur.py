@@ -234,6 +234,9 @@ def test_fresh15_rules_leave_look_alikes_alone(text: str) -> None:
     ("[CUDA] Pack logical TMEM buffers into shared `tcgen05.alloc` arenas\n\nA 384-column accumulator next to three "
      "4-column block-scale buffers needs **396** columns, but as four separate allocations it asks the hardware for "
      "608 of the 512 columns", "tensor-memory", None, None),
+    # vllm#52056 (fresh-18): digits inside a word between the count and "budget"
+    ("On gfx1201 the kernel needs more registers than the 256-VGPR wave32 budget, so it spills.", "registers", None,
+     256),
     # renderdoc#180's words: "N invocations per work-group" is the request
     ("The Vulkan compute shader defines a local work-group size of 32x32, which gives us 1024 invocations per "
      "work-group. This causes issues on older GPUs: it is more than the limit.", "threads", 1024, None),
