@@ -94,15 +94,12 @@ BATCHES = [
         "https://github.com/halide/Halide/issues/608",  # CL_OUT_OF_RESOURCES named, shared memory the cause
         "https://github.com/pytorch/helion/pull/2743",  # the requirement only as "→ 238 MB total"
     }), max_lookalike_share=0.5),
-    Batch(23, 40, 40 / 41, frozenset({
-        "https://github.com/triton-lang/triton/pull/827",  # the limit only as ">= 64K on P100"
-    })),
+    Batch(23, 40, 41 / 41),
     Batch(24, 38, 39 / 39),
-    Batch(25, 40, 36 / 40, frozenset({
+    Batch(25, 40, 37 / 40, frozenset({
         "https://github.com/intel/llvm/pull/20010",  # SLM exhaustion reported as "out of device memory"
         "https://github.com/intel/ipex-llm/issues/12872",  # UR out-of-resources from a model too large for the GPU
         "https://github.com/ROCm/legacy-rocm-build/issues/1388",  # the request only in "for example, 1000"
-        "https://github.com/patrickbryant1/AFProfile/issues/12",  # XLA's non-fatal shared-memory warning, then HBM OOM
     })),
     Batch(26, 40, 39 / 41, frozenset({
         # the registers arithmetic ("49 x 1024 = 50176 > 32768") 400 characters below the 701
@@ -123,12 +120,11 @@ BATCHES = [
     Batch(31, 28, 27 / 28, frozenset({
         "https://github.com/NVlabs/NVBit/issues/61",  # an assertion on "nregs" with no GPU word in the excerpt
     })),
-    Batch(32, 41, 37 / 41, frozenset({
+    Batch(32, 41, 38 / 41, frozenset({
         # a validation layer's own bug multiplied the dispatch into the invocation count (read on chip)
         "https://github.com/KhronosGroup/Vulkan-ValidationLayers/issues/923",
         "https://github.com/linebender/vello/issues/202",  # "has 17408 bytes ... only mandates 16k"
         "https://github.com/stan-dev/math/pull/2541",  # CL_OUT_OF_RESOURCES whose cause, local memory, is in prose
-        "https://github.com/ROCm/ROCR-Runtime/issues/114",  # HSA_STATUS_ERROR_INVALID_ALLOCATION, explained below it
     })),
     Batch(33, 22, 22 / 22),
     Batch(34, 25, 21 / 25, frozenset({

@@ -417,3 +417,11 @@ def test_a_runtime_message_is_read_with_its_numbers(
 ])
 def test_a_runtime_look_alike_stays_off_chip(project: str, message: str) -> None:
     assert _read(project, message) is None
+
+
+def test_xla_shared_memory_warnings_over_an_allocator_oom_stay_off_chip() -> None:
+    """AFProfile#12 (fresh-25): XLA's non-fatal 'Shared memory size limit exceeded' above the device running out."""
+    log = ("2024-08-06 14:43:33.378237: W external/xla/xla/service/gpu/ir_emitter_triton.cc:761] Shared memory size "
+           "limit exceeded.\n2024-08-06 14:44:44.977818: W external/tsl/tsl/framework/bfc_allocator.cc:485] Allocator "
+           "(GPU_0_bfc) ran out of memory trying to allocate 103.65GiB (rounded to 111289565184)requested by op ")
+    assert not [m.entry.id for m in match(log, KB) if m.entry.on_chip]

@@ -277,6 +277,8 @@ def test_a_line_number_in_a_prefix_is_no_count() -> None:
 @pytest.mark.parametrize(("text", "expected"), [
     # tfjs#4807 (fresh-13): a bare "K" right at a comparison is kibibytes
     ("For the vec4 matmul the shared memory array is 64K exceeding the limit 32K on windows.", (65536, 32768)),
+    # triton#827 (fresh-23): ">= 64K" is a bound
+    ("Add an explicit error if shared memory size >= 64K on P100.", (None, 65536)),
     # elsewhere it is as often a context length
     ("The shared memory overflow shows up with a max context of 128K tokens.", (None, None)),
 ])
