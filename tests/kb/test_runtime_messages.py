@@ -326,6 +326,9 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
      ("shared-memory", 262144, 232448)),
     ("fbgemm_gpu", "block_bucketize_sparse_features does not have sufficient shared memory.Please contact the FBGEMM "
      "team.", ("shared-memory", None, None)),
+    # TileLang's attribute call with the bound a device "allows" after it (sglang#36507, fresh-37)
+    ("tilelang", "tvm.error.InternalError: Failed to set the allowed dynamic shared memory size to 169984 (SM120 "
+     "allows ~101376)", ("shared-memory", 169984, 101376)),
     # Python GPU packages: VkFFT (pyvkfft), nvFuser, torch-mlir's GPU dialect, nvmath, Warp
     ("pyvkfft", "cuLaunchKernel error: 701, 4096 1 1 - 1024 1 1", ("registers", None, None)),
     ("pyvkfft", "RuntimeError: VkFFT error 4037: VKFFT_ERROR_FAILED_TO_SET_DYNAMIC_SHARED_MEMORY C2C (4096,4096) "
