@@ -209,7 +209,7 @@ def infer(text: str, kb: KnowledgeBase) -> Inference | None:
 
 # A link, or a source location's line number ("[multiproc_executor.py:520]", "execution.jl:120", "kernel.cu(412)"):
 # no count of threads or registers.
-_URL = re.compile(r"\bhttps?://\S+|\b[\w./-]+\.(?:py|pyx|c|cc|cpp|cxx|cu|cuh|h|hpp|jl|rs|go|java|mojo|ml)(?::\d+|\(\d+\))")
+_NOT_COUNTS = re.compile(r"\bhttps?://\S+|\b[\w./-]+\.(?:py|pyx|c|cc|cpp|cxx|cu|cuh|h|hpp|jl|rs|go|java|mojo|ml)(?::\d+|\(\d+\))")
 
 
 def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | None, int | None]:
@@ -224,7 +224,8 @@ def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | N
         return None, None
     # a link's digits are no count ("Fix issue https://github.com/ggml-org/llama.cpp/issues/14689" after "max work
     # group size"), nor a line number of a logger's prefix: blanked, keeping positions
-    window = _URL.sub(lambda u: " " * len(u.group()), reflow(text[max(0, start - r.count_reach): end + r.count_reach]))
+    near = reflow(text[max(0, start - r.count_reach): end + r.count_reach])
+    window = _NOT_COUNTS.sub(lambda u: " " * len(u.group()), near)
     required: int | None = None
     limit: int | None = None
     for pattern in r.counts:
