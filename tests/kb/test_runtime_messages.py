@@ -326,6 +326,13 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
      ("shared-memory", 262144, 232448)),
     ("fbgemm_gpu", "block_bucketize_sparse_features does not have sufficient shared memory.Please contact the FBGEMM "
      "team.", ("shared-memory", None, None)),
+    # hashcat's device checks and its CUDA launch, CUDA's samples, MatX's cuBLASDx check (their sources)
+    ("hashcat", "* Device #1: This device's shared buffer size is too small.", ("shared-memory", None, None)),
+    ("hashcat", "* Device #1: The requested thread size '1024' exceeds the recommended limit of the backend runtime "
+     "'512'.", ("threads", 1024, 512)),
+    ("hashcat", "cuLaunchKernel(): 701", ("registers", None, None)),
+    ("cuda_samples", "Block X dimension is too large for device", ("threads", None, None)),
+    ("matx", "cuBLASDx not supported: matrix size too large for shared memory", ("shared-memory", None, None)),
     # TileLang's attribute call with the bound a device "allows" after it (sglang#36507, fresh-37)
     ("tilelang", "tvm.error.InternalError: Failed to set the allowed dynamic shared memory size to 169984 (SM120 "
      "allows ~101376)", ("shared-memory", 169984, 101376)),
@@ -405,6 +412,8 @@ def test_a_runtime_message_is_read_with_its_numbers(
     # a binary built for another GPU, reported by the call that sets the shared-memory attribute (FlashInfer)
     ("flashinfer", "CUDA Error: no kernel image is available for execution on the device (209) sampling.cuh: line 544 "
      "at function cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_size)"),
+    # OpenCL's -5 reported when waiting for a kernel that ran (hashcat: a watchdog or a crash), not at its launch
+    ("hashcat", "clFinish(): CL_OUT_OF_RESOURCES"),
     # a host segment that could not be mapped (Paddle's IPC)
     ("paddle", "Memory map failed when create shared memory, error number is 12."),
     # Intel's runtime too: the private (stack) surface in the GPU's memory
