@@ -287,3 +287,25 @@ def test_a_bare_k_is_read_only_at_a_comparison(text: str, expected: tuple[int | 
 
     at = text.index("shared memory")
     assert numbers_near(text, at, at + len("shared memory"), "shared-memory") == expected
+
+
+@pytest.mark.parametrize(("text", "resource", "limit"), [
+    ("在 RTX 3090 上运行 triton kernel 报错，共享内存不足，怎么调整 BLOCK_SIZE？", "shared-memory", None),
+    ("CUDA kernel 启动失败：每个线程块的线程数超过了 1024 的上限", "threads", 1024),
+    ("RTX 4090 で実行すると共有メモリが足りないというエラーになります (Triton kernel)", "shared-memory", None),
+    ("GPU 커널 실행 시 공유 메모리 부족 오류가 발생합니다 (RTX 3080)", "shared-memory", None),
+    ("Ошибка: недостаточно разделяемой памяти на GPU при запуске ядра CUDA", "shared-memory", None),
+    ("Error: memoria compartida insuficiente en la GPU al lanzar el kernel CUDA", "shared-memory", None),
+    ("CUDA カーネルのレジスタが不足してスピルが発生しています (RTX 3060)", "registers", None),
+])
+def test_reports_in_other_languages_are_read(text: str, resource: str, limit: int | None) -> None:
+    """The general layer's words in other languages reports are written in (CJK, Russian, Spanish)."""
+    assert [(m.entry.resource, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [(resource, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    "Docker 容器里 DataLoader 报 共享内存不足，需要加 --shm-size",
+    "Kubernetes pod: ошибка, недостаточно разделяемой памяти /dev/shm для PostgreSQL",
+])
+def test_host_shared_memory_in_other_languages_stays_off_chip(text: str) -> None:
+    assert not [m.entry.id for m in match(text, KB) if m.entry.on_chip]
