@@ -309,3 +309,16 @@ def test_reports_in_other_languages_are_read(text: str, resource: str, limit: in
 ])
 def test_host_shared_memory_in_other_languages_stays_off_chip(text: str) -> None:
     assert not [m.entry.id for m in match(text, KB) if m.entry.on_chip]
+
+
+@pytest.mark.parametrize(("text", "resource"), [
+    # a datacenter card by its name and head_dim are GPU words
+    ("OOM in shared memory when head_dim=256 on A10", "shared-memory"),
+    # Triton's own words: its exception's name, its singular "out of resource" (CUDA's is "resources")
+    ("fused_moe config for H100 crashes on RTX 4090: out of resource", "shared-memory"),
+    ("[Bug] MLA decode OutOfResources on 5090", "shared-memory"),
+    # CUDA's 701 stays CUDA's
+    ("cudaErrorLaunchOutOfResources on GTX 1080", "registers"),
+])
+def test_titles_people_write_are_read(text: str, resource: str) -> None:
+    assert [m.entry.resource for m in match(text, KB) if m.entry.on_chip][:1] == [resource]
