@@ -322,3 +322,15 @@ def test_host_shared_memory_in_other_languages_stays_off_chip(text: str) -> None
 ])
 def test_titles_people_write_are_read(text: str, resource: str) -> None:
     assert [m.entry.resource for m in match(text, KB) if m.entry.on_chip][:1] == [resource]
+
+
+@pytest.mark.parametrize(("text", "required", "limit"), [
+    # a card's model number is no bound ("but the RTX 3090 only has 101376 bytes")
+    ("Kernel needs 131072 bytes of shared memory but the RTX 3090 only has 101376 bytes per block", 131072, 101376),
+    # "required N, available M"; a card that "supports" a bare size
+    ("shared memory: required 65536, available 49152 (GTX 1080 Ti)", 65536, 49152),
+    ("The fused MoE Triton kernel requires 147456 bytes shared memory while the L40S supports 101376", 147456, 101376),
+])
+def test_sizes_people_write_are_read(text: str, required: int, limit: int) -> None:
+    assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
+        ("shared-memory", required, limit)]
