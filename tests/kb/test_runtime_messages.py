@@ -326,6 +326,9 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
      ("shared-memory", 262144, 232448)),
     ("fbgemm_gpu", "block_bucketize_sparse_features does not have sufficient shared memory.Please contact the FBGEMM "
      "team.", ("shared-memory", None, None)),
+    # FlagTree's Triton for accelerators with megabytes of on-chip SRAM: the compiler's own words are believed
+    ("flagtree", "out of resource: SRAM, Required: 2359296, Hardware limit: 2097152. Reducing block sizes or "
+     "`num_stages` may help.", ("shared-memory", 2359296, 2097152)),
     # hashcat's device checks and its CUDA launch, CUDA's samples, MatX's cuBLASDx check (their sources)
     ("hashcat", "* Device #1: This device's shared buffer size is too small.", ("shared-memory", None, None)),
     ("hashcat", "* Device #1: The requested thread size '1024' exceeds the recommended limit of the backend runtime "
@@ -412,6 +415,8 @@ def test_a_runtime_message_is_read_with_its_numbers(
     # a binary built for another GPU, reported by the call that sets the shared-memory attribute (FlashInfer)
     ("flashinfer", "CUDA Error: no kernel image is available for execution on the device (209) sampling.cuh: line 544 "
      "at function cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_size)"),
+    # a limit of megabytes read from prose is a host segment's, not a block's
+    ("tritonclient", "The container only has 64MB of shared memory; the Triton server requires 256MB"),
     # OpenCL's -5 reported when waiting for a kernel that ran (hashcat: a watchdog or a crash), not at its launch
     ("hashcat", "clFinish(): CL_OUT_OF_RESOURCES"),
     # a host segment that could not be mapped (Paddle's IPC)

@@ -51,9 +51,22 @@ class ProseBudget:
         return self.left >= 0
 
 
+# No GPU gives a block a mebibyte of shared memory (227 KiB on H100 and B200, 160 KiB of LDS on gfx950): a limit of that
+# size read from prose is a host segment's ("The container only has 64MB of shared memory"). A compiler's own words
+# may state one (FlagTree, a Triton for accelerators with 2 MiB of on-chip SRAM: "out of resource: shared memory,
+# Required: 2621440, Hardware limit: 2097152").
+_MAX_SHARED_LIMIT = 1 << 20
+
+
 def _plausible(m: Match) -> bool:
-    """False for a threads match whose stated limit no block has ("exceeds maximum number of threads (65535)")."""
-    return not (m.entry.resource == "threads" and m.limit is not None and m.limit > _MAX_BLOCK_THREADS)
+    """False for a match whose stated limit no block has: a threads limit ("exceeds maximum number of threads
+    (65535)"), or a shared-memory limit of a mebibyte or more that is not a compiler's exact words."""
+    if m.limit is None:
+        return True
+    if m.entry.resource == "threads":
+        return m.limit <= _MAX_BLOCK_THREADS
+    return not (m.entry.resource in ("shared-memory", "static-shared-memory") and m.confidence != "exact"
+                and m.limit >= _MAX_SHARED_LIMIT)
 
 
 @dataclasses.dataclass(frozen=True)
