@@ -415,6 +415,10 @@ def test_a_runtime_message_is_read_with_its_numbers(
     # a binary built for another GPU, reported by the call that sets the shared-memory attribute (FlashInfer)
     ("flashinfer", "CUDA Error: no kernel image is available for execution on the device (209) sampling.cuh: line 544 "
      "at function cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_size)"),
+    # a CPU's registers and a host's threads, near GPU words
+    ("torch", "LLVM ERROR: ran out of registers during register allocation (target: riscv64) while building the CUDA "
+     "extension's host code"),
+    ("vllm", "Error: Resource temporarily unavailable: pthread_create failed, too many threads (GPU server)"),
     # a limit of megabytes read from prose is a host segment's, not a block's
     ("tritonclient", "The container only has 64MB of shared memory; the Triton server requires 256MB"),
     # OpenCL's -5 reported when waiting for a kernel that ran (hashcat: a watchdog or a crash), not at its launch
