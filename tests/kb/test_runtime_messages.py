@@ -419,6 +419,10 @@ def test_a_runtime_message_is_read_with_its_numbers(
     ("torch", "LLVM ERROR: ran out of registers during register allocation (target: riscv64) while building the CUDA "
      "extension's host code"),
     ("vllm", "Error: Resource temporarily unavailable: pthread_create failed, too many threads (GPU server)"),
+    # memory a GPU shares with the CPU
+    ("jetson", "The Jetson Orin Nano has only 8GB of shared memory between the CPU and the GPU, so the model does not "
+     "fit"),
+    ("mlx", "On Apple Silicon the GPU uses unified memory; only 16 GB shared memory available for the Metal backend"),
     # a limit of megabytes read from prose is a host segment's, not a block's
     ("tritonclient", "The container only has 64MB of shared memory; the Triton server requires 256MB"),
     # OpenCL's -5 reported when waiting for a kernel that ran (hashcat: a watchdog or a crash), not at its launch
