@@ -7,7 +7,7 @@ import re
 # XLA's HumanReadableNumBytes (xla/tsl/util) prints binary units with one letter:
 # "16.00M" is 16 MiB, "1.7K" is 1.7 KiB. ptxas prints hex ("0xc000").
 _SIZE = re.compile(
-    r"^\s*(?P<num>0x[0-9a-f]+|\d+(?:\.\d+)?)\s*(?P<unit>[kmgt]i?b?|b|bytes?)?\s*$", re.IGNORECASE
+    r"^\s*(?P<num>0x[0-9a-f]+|-?\d+(?:\.\d+)?)\s*(?P<unit>[kmgt]i?b?|b|bytes?)?\s*$", re.IGNORECASE
 )
 _SCALE = {"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 # Decimal units, where a message is known to print them: libtpu's "Estimated 150.99MB exceeds 134.22MB vmem

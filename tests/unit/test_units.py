@@ -17,13 +17,15 @@ from tilefit.units import format_bytes, parse_size
         ("2G", 2 * 2**30, True),
         ("12 MiB", 12 * 2**20, True),
         ("100 bytes", 100, True),
+        # IREE prints its overflowed count as it is: "uses -4 bytes of shared memory"
+        ("-4", -4, True),
     ],
 )
 def test_parse_size(text: str, value: int, exact: bool) -> None:
     assert parse_size(text) == (value, exact)
 
 
-@pytest.mark.parametrize("text", ["", "abc", "1.2.3", "M16"])
+@pytest.mark.parametrize("text", ["", "abc", "1.2.3", "M16", "--4", "4-"])
 def test_parse_size_rejects(text: str) -> None:
     assert parse_size(text) is None
 

@@ -46,7 +46,8 @@ class Diagnosis:
     @property
     def ratio(self) -> float | None:
         m = self.match
-        if m.required is None or not m.limit:
+        # a negative requirement ("uses -4 bytes of shared memory") is a compiler's overflowed count, no ratio
+        if m.required is None or m.required < 0 or not m.limit:
             return None
         return round(m.required / m.limit, 4)
 
