@@ -203,6 +203,11 @@ BATCHES = [
     }), max_lookalike_share=0.5),
     # the search budget's last 40 look-ups found no on-chip thread the corpus lacked: five look-alikes
     Batch(56, 5, 5 / 5, max_lookalike_share=1.0),
+    # explain15: LLM training and inference libraries
+    Batch(59, 16, 14 / 16, frozenset({
+        "https://github.com/acts-project/traccc/pull/327",  # SYCL's "cannot exceed {256, 256, 256}" not read
+        "https://github.com/intel/llvm/issues/4255",  # -54 from a global range over INT_MAX; the log says no more
+    }), max_lookalike_share=0.5),
 ]
 
 
