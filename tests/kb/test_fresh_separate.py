@@ -208,6 +208,15 @@ BATCHES = [
         "https://github.com/acts-project/traccc/pull/327",  # SYCL's "cannot exceed {256, 256, 256}" not read
         "https://github.com/intel/llvm/issues/4255",  # -54 from a global range over INT_MAX; the log says no more
     }), max_lookalike_share=0.5),
+    # AMD, Intel, Apple, WebGPU and OpenCL
+    Batch(61, 15, 9 / 15, frozenset({
+        "https://github.com/warpfront/hipfire/issues/582",
+        "https://github.com/ptycho/ptypy/issues/497",
+        "https://github.com/E3SM-Project/E3SM/pull/7196",
+        "https://github.com/intel/ipex-llm/issues/10604",
+        "https://github.com/NVIDIAGameWorks/Falcor/issues/472",
+        "https://github.com/qualcomm/GenieX/issues/1250",
+    }), max_lookalike_share=0.5),
 ]
 
 
