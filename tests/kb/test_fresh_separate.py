@@ -208,6 +208,12 @@ BATCHES = [
         "https://github.com/acts-project/traccc/pull/327",  # SYCL's "cannot exceed {256, 256, 256}" not read
         "https://github.com/intel/llvm/issues/4255",  # -54 from a global range over INT_MAX; the log says no more
     }), max_lookalike_share=0.5),
+    # forums (NVIDIA's, AMD's) and trackers of OpenCL, WebGPU and mobile projects
+    Batch(58, 16, 13 / 16, frozenset({
+        "https://github.com/LeelaChessZero/lc0/issues/396",
+        "https://github.com/tracel-ai/burn/issues/4652",
+        "https://github.com/bevyengine/bevy/issues/16781",
+    })),
     # AMD, Intel, Apple, WebGPU and OpenCL
     Batch(61, 15, 9 / 15, frozenset({
         "https://github.com/warpfront/hipfire/issues/582",
