@@ -334,3 +334,53 @@ def test_titles_people_write_are_read(text: str, resource: str) -> None:
 def test_sizes_people_write_are_read(text: str, required: int, limit: int) -> None:
     assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
         ("shared-memory", required, limit)]
+
+
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # mfem#4015 (fresh-60): a size in LaTeX dollars, and a bound that is not read across a sentence ("= 43904$ bytes.
+    # The max on V100" gives the max, not 43904)
+    ("I'm trying to test with CUDA and it turns out the new kernels use too much shared memory, so compilation fails "
+     "for the 3D kernel. In 3D the kernels total $(2\\times 14^3) \\times 8 = 43904$ bytes. The max on V100 is $49152$ "
+     "bytes of SM.", "shared-memory", None, 49152),
+    # project-maya v1.0.7 (fresh-62): "asked for" a size, "more than" the bound
+    ("Fix (RTX 20-series): the prefill attention asked for 66 KB of shared memory, more than the 64 KB Turing GPUs "
+     "have, and the failure went unnoticed until the engine crashed.", "shared-memory", 67584, 65536),
+    # torch-mojo-backend#440 (fresh-60): PTX's `.shared`; the size after ">" is a bound although "Use" stands before it
+    ("Use dynamic shared memory for the >48 KiB GEMM routes\n\nptxas rejects a kernel whose *static* `.shared` exceeds "
+     "48 KiB, and one such kernel fails the whole `.so`.", "shared-memory", None, 49152),
+    # ptypy-like: a lower-case "kb" is a size
+    ("The kernel fails: shared memory needed is 64kb but the limit is 48kb on this GPU", "shared-memory", 65536, 49152),
+    # traccc#327 (fresh-59): SYCL's limit per dimension, read where all three agree
+    ("terminate called after throwing an instance of 'sycl::_V1::nd_range_error'\n  what():  The number of work-items "
+     "in each dimension of a work-group cannot exceed {256, 256, 256} for this device -54 "
+     "(PI_ERROR_INVALID_WORK_GROUP_SIZE)", "threads", None, 256),
+    # hipfire#582 (fresh-61): a sequence's length is no size ("memory.max_seq = 32768")
+    ("At the default `memory.max_seq = 32768` the request is ~130 KB, twice the 64 KB LDS limit, so the kernel launch "
+     "fails:\nHipError { code: 1, message: \"hipModuleLaunchKernel: invalid argument\" }", "shared-memory", 133120,
+     65536),
+])
+def test_explain15_wordings_are_read(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
+        (resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # Falcor#472 (fresh-61): a declaration in the wrong place
+    "test.slang(4): error 31201: modifier 'groupshared' is not allowed here.\n    groupshared float tmp[256];",
+    # GenieX#1250 (fresh-61): an instruction's operand rule of Adreno's compiler
+    "NumConstRegsError: # of constant registers must be < 2.\nAssertion failed: false && \"back-end instruction "
+    "validation failed\", file QGPUInstructionValidator.cpp, line 440",
+    # vllm#27542: an instruction's qualified state space is no shared-memory shortage
+    "ptxas /tmp/x.ptx, line 818; error   : Feature '.tile::gather4 with destination state space as .shared::cluster' "
+    "not supported on .target 'sm_120a'",
+    # bevy#16781, MNN#896 (fresh-58, 57): Metal's empty dispatch names threadsPerThreadgroup too
+    "-[MTLDebugComputeCommandEncoder dispatchThreadgroups:threadsPerThreadgroup:]:1293: failed assertion "
+    "`(threadgroupsPerGrid.width(0) * threadgroupsPerGrid.y(1) * threadgroupsPerGrid.depth(1))(0) must not be 0.'",
+    # intel/llvm#3565 (fresh-60): SYCL's -54 for a global range the local range does not divide
+    "what():  Non-uniform work-groups are not supported by the target device -54 (CL_INVALID_WORK_GROUP_SIZE)",
+    # XLA's HBM report under a heading that names VMEM too (error_1002.md, fresh-62)
+    "**Category:** HBM and Vmem OOM\n\nXlaRuntimeError: RESOURCE_EXHAUSTED: TPU TensorCore Hbm usage: 34.82G, "
+    "SparseCore Hbm usage 174.10G, exceeding available bytes: 95.74G",
+])
+def test_explain15_look_alikes_stay_off_chip(text: str) -> None:
+    assert not [m.entry.id for m in match(text, KB) if m.entry.on_chip]

@@ -91,6 +91,12 @@ def test_reflow_joins_wrapped_lines_not_paragraphs_and_keeps_positions() -> None
     assert len(reflow(text)) == len(text)
 
 
+def test_reflow_keeps_the_lines_of_a_property_dump_apart() -> None:
+    """lc0#396 (fresh-58): "Warp size: 32" is no count of the "Max workgroup size" line under it."""
+    text = "Wavefront/Warp size: 32\nMax workgroup size: 128\nError in convolve1: clEnqueueNDRangeKernel: -54"
+    assert reflow(text) == text
+
+
 def test_reflow_keeps_every_traceback_frame_line_apart() -> None:
     """A frame's "line 172" is no number of the message under it, however many frames are stacked."""
     text = ('  File "a.py", line 10, in f\n    g()\n  File "b.py", line 20, in g\n  File "c.py", line 172, in h\n'

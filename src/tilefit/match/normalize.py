@@ -128,9 +128,13 @@ def normalized(pieces: Iterable[str]) -> Iterator[str]:
         yield lines(_text(pending))
 
 
-# A line break that ends a paragraph or a traceback's frame line ('  File "x.py", line 172, in f'), or starts one:
-# not a wrap.
-_HARD_BREAK = re.compile(r'\n(?=\n|[ \t]*File ")|(?<=\n)\n|^[^\n]*(?:File "|, line \d+)[^\n]*\n', re.MULTILINE)
+# A line break that ends a paragraph or a traceback's frame line ('  File "x.py", line 172, in f'), or starts one,
+# or ends one line of a dump of properties ("Wavefront/Warp size: 32" above "Max workgroup size: 128"): not a wrap.
+_HARD_BREAK = re.compile(
+    r'\n(?=\n|[ \t]*File ")|(?<=\n)\n|^[^\n]*(?:File "|, line \d+)[^\n]*\n'
+    r"|^[^\n:]{1,60}:[ \t]*\d+[ \t]*\n",
+    re.MULTILINE,
+)
 
 
 def reflow(text: str) -> str:

@@ -84,5 +84,9 @@ def numbers_near(text: str, start: int, end: int, resource: str | None = None) -
     limit_m = _first(rules.tpu_limit if tpu else rules.limit, window)
     required, limit = _size(required_m), _size(limit_m)
     if required_m is not None and limit_m is not None and required_m.start("n") == limit_m.start("n"):
-        return required, None  # one size read both ways: keep the nearer reading, which is the requirement
+        # one size read both ways: the cue nearer the size decides ("Use dynamic shared memory for the >48 KiB
+        # routes": ">" is nearer than "Use", a bound), the requirement where both end at it
+        if limit_m.start() > required_m.start():
+            return None, limit
+        return required, None
     return required, limit
