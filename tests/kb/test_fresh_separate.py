@@ -70,8 +70,7 @@ BATCHES = [
         "https://github.com/tracel-ai/cubek/pull/334",
     })),
     Batch(17, 25, 29 / 29),
-    Batch(18, 40, 39 / 43, frozenset({
-        "https://github.com/ggml-org/llama.cpp/issues/24672",  # the limit only as "the card's 64 KB LDS budget"
+    Batch(18, 40, 40 / 43, frozenset({
         "https://github.com/ollama/ollama/issues/15877",  # the request only as the shader's "{512, 1, 1}"
         "https://github.com/ikawrakow/ik_llama.cpp/issues/2343",  # "~96 KiB" read nearer the error than "64 KiB"
         "https://github.com/sgl-project/sglang/pull/34741",  # "VGPR usage increases from 483 to 512", labelled a limit
@@ -79,8 +78,7 @@ BATCHES = [
     Batch(19, 40, 40 / 41, frozenset({
         "https://github.com/triton-lang/triton/issues/7268",  # "higher shared memory usage"; the failure a sentence on
     })),
-    Batch(20, 40, 39 / 43, frozenset({
-        "https://github.com/Diablo-D3/DiabloMiner/issues/56",  # a work-group size unequal to reqd_work_group_size
+    Batch(20, 40, 40 / 43, frozenset({
         "https://github.com/kokkos/kokkos/issues/4338",  # "could not find a valid team size"; the cause is elsewhere
         "https://github.com/marin-community/marin/issues/3431",  # a list of numbers under "current blocker"
         "https://github.com/baldurk/renderdoc/issues/180",  # "which gives us 1024 invocations per work-group"
@@ -188,8 +186,7 @@ BATCHES = [
         "https://github.com/ROCm/MIOpen/issues/74",  # -54 for a global size smaller than the local size
     }), max_lookalike_share=0.5),
     Batch(50, 13, 13 / 13),
-    Batch(51, 21, 19 / 21, frozenset({
-        "https://github.com/oneapi-src/unified-runtime/issues/1308",  # -54 whose cause (registers) is only in prose
+    Batch(51, 21, 20 / 21, frozenset({
         "https://github.com/openvinotoolkit/openvino/pull/35278",  # the same: "allocates >128 GRF per thread"
     }), max_lookalike_share=0.45),
     Batch(52, 22, 21 / 22, frozenset({
