@@ -231,6 +231,13 @@ BATCHES = [
         # "from 152 registers down to 122 registers, just below Maxwell/Pascal's limit of 128 registers"
         "https://github.com/ProjectPhysX/FluidX3D/releases/tag/v3.8",
     })),
+    # pull requests that fix an on-chip limit, mostly in prose, and their trackers' look-alikes
+    Batch(63, 33, 29 / 33, frozenset({
+        "https://github.com/flashinfer-ai/flashinfer/pull/1561",
+        "https://github.com/sgl-project/sglang/pull/21610",
+        "https://github.com/triton-lang/triton/issues/2166",
+        "https://github.com/bitsandbytes-foundation/bitsandbytes/pull/2071",
+    }), max_lookalike_share=0.6),
 ]
 
 
