@@ -358,6 +358,17 @@ def test_sizes_people_write_are_read(text: str, required: int, limit: int) -> No
     ("At the default `memory.max_seq = 32768` the request is ~130 KB, twice the 64 KB LDS limit, so the kernel launch "
      "fails:\nHipError { code: 1, message: \"hipModuleLaunchKernel: invalid argument\" }", "shared-memory", 133120,
      65536),
+    # flashinfer#1561 (fresh-63): a size per SM and a block's threads as a constant are a GPU's
+    ("CI failed because of too many shared memory usage (the public CI was executed on a machine with small shared "
+     "memory size ~98k/sm), need to tweak `BLOCK_THREADS` to make sure shared memory usage is bounded.",
+     "shared-memory", None, None),
+    # sglang#21610 (fresh-63): a block's limit by its number of threads
+    ("The existing `moe_align_block_size` CUDA kernel uses CUB block-level scan primitives that are limited to 1024 "
+     "threads, which caps the maximum number of experts at 1024.", "threads", None, 1024),
+    # PTX's bound on a block (".maxntid") and the threads of a launch in CUDA's <<<grid, block>>> (triton#2166's words
+    # in one sentence)
+    ("The launch func<<<grid_size, 1024, 512, stream>>> fails with invalid argument: the PTX has .maxntid 128, 1, 1",
+     "threads", 1024, 128),
 ])
 def test_explain15_wordings_are_read(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
@@ -381,6 +392,12 @@ def test_explain15_wordings_are_read(text: str, resource: str, required: int | N
     # XLA's HBM report under a heading that names VMEM too (error_1002.md, fresh-62)
     "**Category:** HBM and Vmem OOM\n\nXlaRuntimeError: RESOURCE_EXHAUSTED: TPU TensorCore Hbm usage: 34.82G, "
     "SparseCore Hbm usage 174.10G, exceeding available bytes: 95.74G",
+    # bitsandbytes#2071 (fresh-63): a count of blocks gone negative (an int32 overflow)
+    "A tensor with `numel() >= 2**31` therefore wraps the count negative, `num_blocks = n / blocksize` goes negative, "
+    "and the launch fails:\n\nError invalid configuration argument at line 62 in file .../csrc/ops.cu",
+    # cccl#8223: PTX directives in conflict
+    "With nvcc before 13.1 it leads to ptxas errors as:\nConflicting directives: .maxntid and .reqntid cannot both be "
+    "specified",
 ])
 def test_explain15_look_alikes_stay_off_chip(text: str) -> None:
     assert not [m.entry.id for m in match(text, KB) if m.entry.on_chip]
