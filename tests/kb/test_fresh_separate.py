@@ -236,6 +236,15 @@ BATCHES = [
         # a launch "func<<<grid_size, 1024, 512, stream>>> // fails" two paragraphs above PTX's ".maxntid 128, 1, 1"
         "https://github.com/triton-lang/triton/issues/2166",
     }), max_lookalike_share=0.6),
+    # look-alikes first: errors that name an on-chip resource or code for another cause
+    Batch(64, 35, 29 / 35, frozenset({
+        "https://github.com/bhamon/gpuPlotGenerator/issues/60",
+        "https://github.com/kokkos/pykokkos/pull/146",
+        "https://github.com/eyalroz/cuda-api-wrappers/issues/545",
+        "https://github.com/ROCm/hip/issues/1662",
+        "https://github.com/oneapi-src/unified-runtime/pull/1299",
+        "https://github.com/CEED/libCEED/pull/902",
+    }), max_lookalike_share=0.8),
 ]
 
 
