@@ -369,6 +369,17 @@ def test_sizes_people_write_are_read(text: str, required: int, limit: int) -> No
     # in one sentence)
     ("The launch func<<<grid_size, 1024, 512, stream>>> fails with invalid argument: the PTX has .maxntid 128, 1, 1",
      "threads", 1024, 128),
+    # cuda-api-wrappers#545 (fresh-64): "launch it with N threads"
+    ("The following example demonstrates an example kernel, whose launch should fail since the maximum number of "
+     "threads per block is 1024, and we are trying to launch it with 1500 threads.", "threads", 1500, 1024),
+    # libCEED#902 (fresh-64): a block's extent in z, and the request in parentheses
+    ("backends cuda-shared: fix launch bounds to avoid invalid z dimension\n\nThe typical max z dimension size of a "
+     "thread block is 64 and we were computing larger values (like 85) in some cases.", "threads", 85, 64),
+    # unified-runtime#1299 (fresh-64): CUDA's per-block register limit by its name, past a mention of non-uniform
+    # work groups (which is no threads limit)
+    ("[CUDA] Fix MaxRegsPerBlock check in setKernelParams\n\nAlso change the error code returned if `MaxRegsPerBlock` "
+     "is exceeded from `INVALID_WORK_GROUP_SIZE` to `OUT_OF_RESOURCES`. The previous fail mode produced confusing "
+     "errors mentioning non-uniform work group sizes even if they were uniform.", "registers", None, None),
 ])
 def test_explain15_wordings_are_read(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
@@ -398,6 +409,8 @@ def test_explain15_wordings_are_read(text: str, resource: str, required: int | N
     # cccl#8223: PTX directives in conflict
     "With nvcc before 13.1 it leads to ptxas errors as:\nConflicting directives: .maxntid and .reqntid cannot both be "
     "specified",
+    # pykokkos#146 (fresh-64): a team's scratch pad that was never sized (set_scratch_size not called)
+    "ScratchMemorySpace<...>::get_shmem: Failed to allocate 32 byte(s); remaining capacity is 0 byte(s)",
 ])
 def test_explain15_look_alikes_stay_off_chip(text: str) -> None:
     assert not [m.entry.id for m in match(text, KB) if m.entry.on_chip]
