@@ -133,11 +133,12 @@ def _threads(facts: Facts) -> tuple[str, str] | None:
     if facts.device_classes and facts.device_classes[0].triton:
         warp = facts.device_classes[0].triton.warp_size
     max_warps = facts.limit // warp
+    # a block, workgroup, threadgroup or cube: the same count in every API; Triton's knob is its warps
     return (
-        f"{facts.required} threads requested, {facts.limit} allowed: use at most {max_warps} warps "
-        f"of {warp} threads in total (num_warps across all partitions).",
-        f"请求 {facts.required} 个线程，允许 {facts.limit} 个："
-        f"所有分区合计最多 {max_warps} 个 warp（每个 {warp} 线程）。",
+        f"{facts.required} threads requested, {facts.limit} allowed: launch at most {facts.limit} threads per "
+        f"block ({max_warps} warps of {warp}; in Triton, num_warps summed over all partitions).",
+        f"请求 {facts.required} 个线程，允许 {facts.limit} 个：每个 block 最多启动 {facts.limit} 个线程"
+        f"（{max_warps} 个 warp，每个 {warp} 线程；Triton 中为所有分区的 num_warps 之和）。",
     )
 
 
