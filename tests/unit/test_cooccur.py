@@ -398,6 +398,10 @@ def test_explain15_wordings_are_read(text: str, resource: str, required: int | N
     # bevy#16781, MNN#896 (fresh-58, 57): Metal's empty dispatch names threadsPerThreadgroup too
     "-[MTLDebugComputeCommandEncoder dispatchThreadgroups:threadsPerThreadgroup:]:1293: failed assertion "
     "`(threadgroupsPerGrid.width(0) * threadgroupsPerGrid.y(1) * threadgroupsPerGrid.depth(1))(0) must not be 0.'",
+    # and a threadgroup of no threads
+    "-[MTLDebugComputeCommandEncoder dispatchThreadgroups:threadsPerThreadgroup:]:1099: failed assertion "
+    "`(threadsPerThreadgroup.width(0) * threadsPerThreadgroup.height(1) * threadsPerThreadgroup.depth(1))(0) must not "
+    "be 0.'",
     # intel/llvm#3565 (fresh-60): SYCL's -54 for a global range the local range does not divide
     "what():  Non-uniform work-groups are not supported by the target device -54 (CL_INVALID_WORK_GROUP_SIZE)",
     # XLA's HBM report under a heading that names VMEM too (error_1002.md, fresh-62)
