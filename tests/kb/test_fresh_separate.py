@@ -243,10 +243,7 @@ BATCHES = [
         "https://github.com/ROCm/hip/issues/1662",
     }), max_lookalike_share=0.8),
     # the newest hardware (sm_120/121, sm_100, gfx950, RDNA4, Xe2, TPU v6e/v7): nearly every on-chip thread collected
-    Batch(65, 14, 12 / 14, frozenset({
-        "https://github.com/intel/intel-xpu-backend-for-triton/issues/8044",
-        "https://github.com/HYGON-AI/sglang-das/pull/326",
-    }), max_lookalike_share=0.75),
+    Batch(65, 14, 14 / 14, max_lookalike_share=0.75),
 ]
 
 

@@ -380,6 +380,10 @@ def test_sizes_people_write_are_read(text: str, required: int, limit: int) -> No
     ("[CUDA] Fix MaxRegsPerBlock check in setKernelParams\n\nAlso change the error code returned if `MaxRegsPerBlock` "
      "is exceeded from `INVALID_WORK_GROUP_SIZE` to `OUT_OF_RESOURCES`. The previous fail mode produced confusing "
      "errors mentioning non-uniform work group sizes even if they were uniform.", "registers", None, None),
+    # sglang-das#326 (fresh-65): the memory's name between the size and "exceeding"
+    ("fix(hcu): avoid gfx936 QSA LDS overflow\n\nOn gfx936 this compiles to 67584 bytes of LDS, exceeding the "
+     "65536-byte hardware limit. gfx936 selects the legacy MMAC layout, where the chained dot needs an additional "
+     "2048-byte LDS scratch buffer.", "shared-memory", 67584, 65536),
 ])
 def test_explain15_wordings_are_read(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
