@@ -422,3 +422,17 @@ def test_explain15_wordings_are_read(text: str, resource: str, required: int | N
 ])
 def test_explain15_look_alikes_stay_off_chip(text: str) -> None:
     assert not [m.entry.id for m in match(text, KB) if m.entry.on_chip]
+
+
+@pytest.mark.parametrize(("text", "entry", "required", "limit"), [
+    # a log cut off inside the numbers keeps the resource its words name, and no number that was cut
+    ("triton.runtime.errors.OutOfResources: out of resource: threads, Requ", "triton/threads", None, None),
+    ("error: local memory (70000) exceeds limit (6", "hip/lds-exceeds-limit", 70000, None),
+    # ROCm's Triton launcher puts a code before the message ("Messsage", its typo)
+    ("triton.Config(..., num_warps=64)\nTriton Error [HIP]:  Code: 1, Messsage: invalid argument",
+     "triton/too-many-warps", None, None),
+])
+def test_a_log_cut_off_or_reworded_keeps_its_entry(text: str, entry: str, required: int | None,
+                                                    limit: int | None) -> None:
+    assert [(m.entry.id, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
+        (entry, required, limit)]
