@@ -384,6 +384,11 @@ def test_sizes_people_write_are_read(text: str, required: int, limit: int) -> No
     ("fix(hcu): avoid gfx936 QSA LDS overflow\n\nOn gfx936 this compiles to 67584 bytes of LDS, exceeding the "
      "65536-byte hardware limit. gfx936 selects the legacy MMAC layout, where the chained dot needs an additional "
      "2048-byte LDS scratch buffer.", "shared-memory", 67584, 65536),
+    # numba-dpex's work items per dimension; FBGEMM's dim3 block.x and its bound as a range (harvested messages)
+    ("Attempting to launch kernel vecadd with 2048 work items in dimension 0 is not supported. The device supports "
+     "only 1024 work items for dimension 0.", "threads", 2048, 1024),
+    ("[fbgemm_gpu/src/faster_hash_ops/faster_hash.cu(412)] [_zero_collision_hash_cuda]: block.x value 2048 is not "
+     "within the range (0, 1024)", "threads", 2048, 1024),
 ])
 def test_explain15_wordings_are_read(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
