@@ -30,6 +30,17 @@ def test_numbers_ratio_and_device_classes() -> None:
     assert d.entry.on_chip
 
 
+def test_a_default_limit_names_no_device() -> None:
+    """PyTorch's sharedMemPerBlock is 48 KiB on every NVIDIA GPU (no opt-in): not Pascal's own maximum."""
+    d = explain("Provided interpolation parameters can not be handled with current algorithm implementation. Please "
+                "reduce the scale factor. Too much shared memory required: 57460 vs 49152").diagnoses[0]
+    assert (d.entry.id, d.match.required, d.match.limit, d.device_classes) == (
+        "pytorch/upsample-antialias-shared-memory", 57460, 49152, ())
+    # Triton's hardware limit is the device's own opt-in maximum: 49152 there is a Pascal GPU's
+    assert [t.name for t in explain(SEED_LINE.replace("232448", "49152")).diagnoses[0].device_classes] == [
+        "sm_60", "sm_61"]
+
+
 def test_config_in_log_makes_advice_specific() -> None:
     log = "AUTOTUNE\n" + SEED_LINE.replace("Required: 526336", "Required: 163840").replace("232448", "101376")
     log += "\nlaunch with BLOCK_K=256, BLOCK_M=16, BLOCK_N=128, num_stages=5, num_warps=8\n"

@@ -77,8 +77,10 @@ def _vendor(entry: Entry, classes: tuple[Target, ...]) -> str | None:
 
 def _device_classes(m: Match, targets: TargetSet) -> tuple[Target, ...]:
     """Targets with the log's limit; a vendor-specific entry (chosen by context) keeps its vendor's."""
-    if m.limit is None or m.entry.unit not in (None, info(m.entry.resource).unit):
-        return ()  # no limit, or one in another unit than the resource's (bytes of spill space, not registers)
+    if m.limit is None or m.entry.unit not in (None, info(m.entry.resource).unit) or m.entry.limit_is_default:
+        # no limit, one in another unit than the resource's (bytes of spill space, not registers), or a default
+        # every device shares (48 KiB without the opt-in)
+        return ()
     found = targets.with_limit(m.entry.resource, m.limit, tolerance=0.006 if m.approximate else 0.0)
     req = m.entry.requires
     if (req.any_of or req.limit_vendor) and m.entry.vendor != "any":

@@ -155,6 +155,9 @@ class Entry:
     # What the numbers count when it is not the resource's own unit: Intel's per-thread scratch space states the
     # bytes that register spills need, not a register count.
     unit: Unit | None = None
+    # The limit the message states is a default every device of the vendor shares (CUDA's 48 KiB per block without
+    # the opt-in, which PyTorch's sharedMemPerBlock reports), not the device's own maximum: it names no device.
+    limit_is_default: bool = False
 
     @property
     def number_unit(self) -> Unit:
@@ -413,6 +416,7 @@ def entry_from_dict(raw: Any, where: str, expected_id: str | None = None, *, che
         summary=r.text("summary", ""), summary_zh=r.text("summary_zh", ""),
         confidence=r.choice("confidence", get_args(EntryConfidence), "exact"),
         fallback=_flag(r, "fallback"),
+        limit_is_default=_flag(r, "limit_is_default"),
         unit=r.choice("unit", get_args(Unit)) if "unit" in r.raw else None,
     )
     if check_patterns:
