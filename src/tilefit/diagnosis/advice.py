@@ -53,7 +53,8 @@ def advise(fixes: Sequence[Fix], facts: Facts) -> tuple[Advice, ...]:
 
 
 def _over(facts: Facts) -> float | None:
-    if facts.required is None or not facts.limit:
+    # (a negative requirement is a compiler's overflowed count: nothing to scale)
+    if facts.required is None or facts.required < 0 or not facts.limit:
         return None
     return facts.required / facts.limit
 
