@@ -389,6 +389,9 @@ def test_sizes_people_write_are_read(text: str, required: int, limit: int) -> No
      "only 1024 work items for dimension 0.", "threads", 2048, 1024),
     ("[fbgemm_gpu/src/faster_hash_ops/faster_hash.cu(412)] [_zero_collision_hash_cuda]: block.x value 2048 is not "
      "within the range (0, 1024)", "threads", 2048, 1024),
+    # gsplat: what failed to be set is the request; FasterTransformer's "block.x > 1024!" (harvested messages)
+    ("Failed to set shmem for gradient kernel (245760 bytes).", "shared-memory", 245760, None),
+    ("unfused_attention_kernels.cu: [ERROR][invokeAddHead3SizeQKVBias] block.x > 1024!", "threads", None, 1024),
 ])
 def test_explain15_wordings_are_read(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
@@ -436,6 +439,9 @@ def test_explain15_look_alikes_stay_off_chip(text: str) -> None:
     # ROCm's Triton launcher puts a code before the message ("Messsage", its typo)
     ("triton.Config(..., num_warps=64)\nTriton Error [HIP]:  Code: 1, Messsage: invalid argument",
      "triton/too-many-warps", None, None),
+    # cumm's "error code 701." at a sentence's end
+    ("run_launch_driver_api launch.h:90\ncuda failed with error code 701. use CUDA_LAUNCH_BLOCKING=1 to get correct "
+     "traceback.", "cuda/too-many-resources-for-launch", None, None),
 ])
 def test_a_log_cut_off_or_reworded_keeps_its_entry(text: str, entry: str, required: int | None,
                                                     limit: int | None) -> None:
