@@ -107,9 +107,7 @@ BATCHES = [
     Batch(27, 33, 33 / 34, frozenset({
         "https://github.com/sgl-project/sglang/pull/14311",  # a title with no failure word over a traceback cut short
     })),
-    Batch(28, 34, 34 / 35, frozenset({
-        "https://github.com/flatironinstitute/cufinufft/issues/58",  # "not enough shared memory" with no GPU word
-    })),
+    Batch(28, 34, 35 / 35),
     Batch(29, 20, 21 / 21),
     Batch(30, 21, 19 / 21, frozenset({
         "https://github.com/ggml-org/llama.cpp/pull/26383",  # the request only as "the choice of 512 for `nth`"

@@ -392,6 +392,11 @@ def test_sizes_people_write_are_read(text: str, required: int, limit: int) -> No
     # gsplat: what failed to be set is the request; FasterTransformer's "block.x > 1024!" (harvested messages)
     ("Failed to set shmem for gradient kernel (245760 bytes).", "shared-memory", 245760, None),
     ("unfused_attention_kernels.cu: [ERROR][invokeAddHead3SizeQKVBias] block.x > 1024!", "threads", None, 1024),
+    # harvested HPC messages: a GPU's opt-in limit by its number (cufinufft), QUDA's requested block size, "shared
+    # memory bytes per block: N"
+    ("[cufinufft] Config exceeds 101376 bytes available (needs 147456 bytes)", "shared-memory", 147456, 101376),
+    ("QUDA: ERROR: Requested block size 32x8x8=2048 greater than max 1024", "threads", 2048, 1024),
+    ("dslash_coarse_mma.in.hpp: Using too many shared memory bytes per block: 262144", "shared-memory", 262144, None),
 ])
 def test_explain15_wordings_are_read(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
