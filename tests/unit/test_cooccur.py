@@ -397,6 +397,8 @@ def test_sizes_people_write_are_read(text: str, required: int, limit: int) -> No
     ("[cufinufft] Config exceeds 101376 bytes available (needs 147456 bytes)", "shared-memory", 147456, 101376),
     ("QUDA: ERROR: Requested block size 32x8x8=2048 greater than max 1024", "threads", 2048, 1024),
     ("dslash_coarse_mma.in.hpp: Using too many shared memory bytes per block: 262144", "shared-memory", 262144, None),
+    # rocFFT's "max threads per dim exceeded"
+    ("rocfft: max threads per dim exceeded: transpose_kernel2_scheme", "threads", None, None),
 ])
 def test_explain15_wordings_are_read(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
@@ -449,6 +451,9 @@ def test_explain15_look_alikes_stay_off_chip(text: str) -> None:
     # cumm's "error code 701." at a sentence's end
     ("run_launch_driver_api launch.h:90\ncuda failed with error code 701. use CUDA_LAUNCH_BLOCKING=1 to get correct "
      "traceback.", "cuda/too-many-resources-for-launch", None, None),
+    # MIVisionX's "failed(-5)" after the enqueue call
+    ("ERROR: clEnqueueNDRangeKernel(supernode,2,*,{1920,1080,1},{16,16,1},...) failed(-5) for group#0",
+     "opencl/out-of-resources-enqueue", None, None),
 ])
 def test_a_log_cut_off_or_reworded_keeps_its_entry(text: str, entry: str, required: int | None,
                                                     limit: int | None) -> None:
