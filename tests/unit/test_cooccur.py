@@ -399,6 +399,9 @@ def test_sizes_people_write_are_read(text: str, required: int, limit: int) -> No
     ("dslash_coarse_mma.in.hpp: Using too many shared memory bytes per block: 262144", "shared-memory", 262144, None),
     # rocFFT's "max threads per dim exceeded"
     ("rocfft: max threads per dim exceeded: transpose_kernel2_scheme", "threads", None, None),
+    # probes in the shapes reports take: a device's limit named as "the limit of this device", a bare bound after
+    # "exceeds" with its noun after it
+    ("error: shared memory usage 98304 exceeds the 49152 limit of this device", "shared-memory", 98304, 49152),
 ])
 def test_explain15_wordings_are_read(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
@@ -454,6 +457,11 @@ def test_explain15_look_alikes_stay_off_chip(text: str) -> None:
     # MIVisionX's "failed(-5)" after the enqueue call
     ("ERROR: clEnqueueNDRangeKernel(supernode,2,*,{1920,1080,1},{16,16,1},...) failed(-5) for group#0",
      "opencl/out-of-resources-enqueue", None, None),
+    # Triton's numbers quoted without the exception: a limit of five digits or more is shared memory's; PTSS's own
+    # numbers stay its
+    ("[Bug]: SM120 decode fails: Required: 131072, Hardware limit: 101376", "triton/shared-memory", 131072, 101376),
+    ("out of resource: per-thread scratch space (PTSS), Required: 270336, Hardware limit: 262144",
+     "intel/ptss-scratch-space", 270336, 262144),
 ])
 def test_a_log_cut_off_or_reworded_keeps_its_entry(text: str, entry: str, required: int | None,
                                                     limit: int | None) -> None:
