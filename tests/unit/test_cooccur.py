@@ -402,6 +402,10 @@ def test_sizes_people_write_are_read(text: str, required: int, limit: int) -> No
     # probes in the shapes reports take: a device's limit named as "the limit of this device", a bare bound after
     # "exceeds" with its noun after it
     ("error: shared memory usage 98304 exceeds the 49152 limit of this device", "shared-memory", 98304, 49152),
+    # a Chinese report: 共享内存 (shared memory), and a card named by its number before 上 ("on a 4090")
+    ("我在4090上运行时报错：共享内存不足", "shared-memory", None, None),
+    # AMD's LDS beside HIP's invalid value
+    ("hipErrorInvalidValue when launching fused attention with 96KB LDS on gfx1100", "shared-memory", None, None),
 ])
 def test_explain15_wordings_are_read(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
@@ -439,6 +443,9 @@ def test_explain15_wordings_are_read(text: str, resource: str, required: int | N
     "ScratchMemorySpace<...>::get_shmem: Failed to allocate 32 byte(s); remaining capacity is 0 byte(s)",
     # OpenCL-CTS: the writer blames the global range for CL_OUT_OF_RESOURCES
     "WARNING: kernel reported CL_OUT_OF_RESOURCES, indicating the global dimensions are too large. Skipping this size.",
+    # Windows' shared GPU memory (system RAM) in Chinese
+    "我的电脑共享内存不足 (Windows 共享 GPU 内存)",
+    "怎么使用GPU的共享内存？总是报错cuda内存不足，显示的是GPU的专用内存，如何调用共享内存?",
 ])
 def test_explain15_look_alikes_stay_off_chip(text: str) -> None:
     assert not [m.entry.id for m in match(text, KB) if m.entry.on_chip]
