@@ -406,6 +406,11 @@ def test_sizes_people_write_are_read(text: str, required: int, limit: int) -> No
     ("我在4090上运行时报错：共享内存不足", "shared-memory", None, None),
     # AMD's LDS beside HIP's invalid value
     ("hipErrorInvalidValue when launching fused attention with 96KB LDS on gfx1100", "shared-memory", None, None),
+    # a block's limit by its count ("1024-thread block limit", TileLang); warps are no count of threads, and a
+    # number before "exceeds" is no bound ("num_warps=16 exceeds max threads per block")
+    ("AutoWarpSpecialization skipped: 36 warps exceed the target's 1024-thread block limit", "threads", None, 1024),
+    ("error: 2048 threads exceed the 1024 thread limit on this GPU", "threads", 2048, 1024),
+    ("Triton: num_warps=16 exceeds max threads per block on AMD (wave64)", "threads", None, None),
 ])
 def test_explain15_wordings_are_read(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
