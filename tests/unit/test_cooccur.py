@@ -474,6 +474,9 @@ def test_explain15_look_alikes_stay_off_chip(text: str) -> None:
     ("[Bug]: SM120 decode fails: Required: 131072, Hardware limit: 101376", "triton/shared-memory", 131072, 101376),
     ("out of resource: per-thread scratch space (PTSS), Required: 270336, Hardware limit: 262144",
      "intel/ptss-scratch-space", 270336, 262144),
+    # FlashAttention's launch templates check cudaFuncSetAttribute(..., MaxDynamicSharedMemorySize, smem_size) there
+    ("CUDA error (/workspace/flash-attention/hopper/flash_bwd_launch_template.h:213): invalid argument",
+     "generic/invalid-argument-shared-memory", None, None),
 ])
 def test_a_log_cut_off_or_reworded_keeps_its_entry(text: str, entry: str, required: int | None,
                                                     limit: int | None) -> None:
