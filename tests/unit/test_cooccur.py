@@ -451,6 +451,10 @@ def test_explain15_wordings_are_read(text: str, resource: str, required: int | N
     # Windows' shared GPU memory (system RAM) in Chinese
     "我的电脑共享内存不足 (Windows 共享 GPU 内存)",
     "怎么使用GPU的共享内存？总是报错cuda内存不足，显示的是GPU的专用内存，如何调用共享内存?",
+    # a GPU's numbers and limits stated with no failure: an L2 cache's, a device's property, a directive a target lacks
+    "The GPU has 101376 bytes available in its L2 cache limit for persisting accesses",
+    "Shared memory limit of this device: 49152 bytes (informational)",
+    "Error: .maxntid directive not supported on target sm_50",
 ])
 def test_explain15_look_alikes_stay_off_chip(text: str) -> None:
     assert not [m.entry.id for m in match(text, KB) if m.entry.on_chip]
