@@ -486,3 +486,24 @@ def test_a_log_cut_off_or_reworded_keeps_its_entry(text: str, entry: str, requir
                                                     limit: int | None) -> None:
     assert [(m.entry.id, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
         (entry, required, limit)]
+
+
+@pytest.mark.parametrize(("text", "required", "limit"), [
+    # two triples of a block's extents: the dimension that is over (harvested messages of Dawn, CubeCL, wgpu, IREE)
+    ("Block Dimensions (32,32,128) include one or more values that exceed the device limit of (1024,1024,64)", 128, 64),
+    ("Entry-point uses workgroup_size(1, 1, 128) that exceeds the maximum allowed (1024, 1024, 64).", 128, 64),
+    ("Too many resources were requested during launch\nCube dim exceeds maximum bounds.\nRequested (1, 1, 128), max is "
+     "(1024, 1024, 64).", 128, 64),
+    ("Shader entry point's workgroup size [1, 1, 128] (128 total invocations) must be less or equal to the "
+     "per-dimension limit [256, 256, 64] and the total invocation limit 256", 128, 64),
+    ("exports[0] block dims 1x1x2048 exceeds device maximum 1024x1024x1024", 2048, 1024),
+    # no dimension over: the total is, as read
+    ("Shader entry point's workgroup size [64, 32, 1] (2048 total invocations) must be less or equal to the "
+     "per-dimension limit [1024, 1024, 64] and the total invocation limit 1024", 2048, 1024),
+    # triples of a stack trace are no extents of the error's (Metal.jl#132)
+    ("ArgumentError: Number of threads in group (832) should not exceed 768\n  Stacktrace:\n    [1] Metal.HostKernel{"
+     "Val{CartesianIndices((10, 10, 10))}, Val{CartesianIndices((1, 1, 1))}}", 832, 768),
+])
+def test_extents_per_dimension_read_the_dimension_that_is_over(text: str, required: int, limit: int) -> None:
+    assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
+        ("threads", required, limit)]

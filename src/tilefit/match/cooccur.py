@@ -212,6 +212,35 @@ def infer(text: str, kb: KnowledgeBase) -> Inference | None:
 _NOT_COUNTS = re.compile(r"\bhttps?://\S+|\b[\w./-]+\.(?:py|pyx|c|cc|cpp|cxx|cu|cuh|h|hpp|jl|rs|go|java|mojo|ml)(?::\d+|\(\d+\))")
 
 
+# A block's extents as a triple, "(32,32,128)", "[1, 1, 128]", "{256, 256, 256}" or "1x1x2048": two on the match's
+# line or the next, the request's first ("Block Dimensions (32,32,128) include one or more values that exceed the
+# device limit of (1024,1024,64)", "Requested (1, 1, 128), max is (1024, 1024, 64)").
+_TRIPLE = re.compile(
+    r"[\[({]\s*(\d{1,5})\s*,\s*(\d{1,5})\s*,\s*(\d{1,5})\s*[\])}]|(?<![\w.])(\d{1,5})x(\d{1,5})x(\d{1,5})(?![\w.])"
+)
+_TRIPLE_REACH = 400
+
+
+def per_dimension(text: str, start: int, end: int, read: tuple[int | None, int | None]) -> tuple[int, int] | None:
+    """(request, bound) of the one dimension that is over, where a threads message names the extents per dimension.
+
+    A message that states both triples exceeds one of their dimensions, not the product or the first. None where the
+    line has no two triples, none of their dimensions is over (the total is: "[64, 32, 1] (2048 total invocations)
+    ... total invocation limit 1024"), or the counts already read are no element of them (a stack trace's
+    "CartesianIndices((10, 10, 10))" under "Number of threads in group (832) should not exceed 768").
+    """
+    # (bounded either side: a one-line log of megabytes is one "line")
+    line_start = max(text.rfind("\n", max(0, start - _TRIPLE_REACH), start) + 1, start - _TRIPLE_REACH, 0)
+    first_end = text.find("\n", end, end + _TRIPLE_REACH)
+    second_end = -1 if first_end < 0 else text.find("\n", first_end + 1, end + _TRIPLE_REACH)
+    stop = min(len(text), end + _TRIPLE_REACH) if second_end < 0 else second_end
+    triples = [[int(g) for g in t.groups() if g is not None] for t in _TRIPLE.finditer(text, line_start, stop)][:2]
+    if len(triples) < 2 or any(n is not None and n not in triples[0] + triples[1] for n in read):
+        return None
+    over = [(r, lim) for r, lim in zip(*triples, strict=True) if r > lim]
+    return over[0] if over else None
+
+
 def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | None, int | None]:
     """(required, limit) counts stated near text[start:end] for a count resource (threads, registers); else None.
 
@@ -240,6 +269,10 @@ def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | N
             limit = int(groups["limit"]) * scale
         if required is not None and limit is not None:
             break
+    if resource == "threads":
+        over = per_dimension(text, start, end, (required, limit))
+        if over:
+            return over
     device = r.device_counts.get(resource)
     if limit is None and device is not None:
         m = device.search(text, max(0, start - r.device_reach), end + r.device_reach)

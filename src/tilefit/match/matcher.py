@@ -15,6 +15,7 @@ from typing import Literal
 
 from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase
+from tilefit.match.cooccur import per_dimension
 from tilefit.match.literals import Hits, view
 from tilefit.match.normalize import normalize
 from tilefit.match.tally import Tally
@@ -311,6 +312,15 @@ def _with_prose_numbers(text: str, m: Match, c: _Candidate, budget: ProseBudget)
     return dataclasses.replace(m, required=required, limit=limit)
 
 
+def _per_dimension(text: str, m: Match, c: _Candidate, budget: ProseBudget) -> Match:
+    """A threads match over two triples of extents reads the dimension that is over (cooccur.per_dimension), for as
+    many distinct matches of a log as its budget of readings allows."""
+    if m.entry.resource != "threads" or not budget.take():
+        return m
+    over = per_dimension(text, c.start, c.end, (m.required, m.limit))
+    return dataclasses.replace(m, required=over[0], limit=over[1]) if over else m
+
+
 def _hits(text: str, kb: KnowledgeBase, targets: TargetSet, lo: int, hi: int) -> list[_Candidate]:
     """Every hit of every entry that starts in text[lo:hi], after overlaps, requirements and refinements."""
     lower = view(text)
@@ -368,7 +378,8 @@ def match_window(
         counts[key] = counts.get(key, 0) + n
         firsts.setdefault(key, (c, at))
     found = ((k, c, _to_match(source, c, offset + at - c.start)) for k, (c, at) in firsts.items())
-    matches = (dataclasses.replace(_with_prose_numbers(source, m, c, budget), count=counts[k]) for k, c, m in found)
+    read = ((k, c, _per_dimension(source, _with_prose_numbers(source, m, c, budget), c, budget)) for k, c, m in found)
+    matches = (dataclasses.replace(m, count=counts[k]) for k, c, m in read)
     return [m for m in matches if _plausible(m)]
 
 
