@@ -36,10 +36,20 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
      ("shared-memory", 65536, 32768)),
     ("dawn", "Entry-point uses workgroup_size(2048, 1, 1) that exceeds the maximum allowed (1024, 1024, 64).",
      ("threads", 2048, 1024)),
+    # Direct3D's older compiler (FXC)
+    ("fxc", "error X4586: The total amount of group shared memory (131072 bytes) exceeds the cs_5_1 limit of 32768 "
+     "bytes", ("shared-memory", 131072, 32768)),
+    # a program's own check, with bare numbers after "larger than"
+    ("sglang", "RuntimeError: shared memory size 196608 is larger than the device limit 101376",
+     ("shared-memory", 196608, 101376)),
+    # AMDGPU's register allocator (AMDGPU.jl#536 prints it bare)
+    ("amdgpu", "error: ran out of registers during register allocation", ("registers", None, None)),
     # Metal.jl and CUDA.jl's launch checks
     ("Metal.jl", "Total used threadgroupMemoryLength(49152) must be <= 32768 bytes.", ("shared-memory", 49152, 32768)),
     ("CUDA.jl", "Amount of dynamic shared memory exceeds kernel limit (96.000 KiB > 48.000 KiB).",
      ("shared-memory", 98304, 49152)),
+    ("CUDA.jl", "Amount of dynamic shared memory exceeds device limit (400.000 KiB > 48.000 KiB).",
+     ("shared-memory", 409600, 49152)),
     # JAX: Mosaic GPU and its Triton kernels
     ("jax", "Mosaic GPU kernel exceeds available shared memory: smem_bytes=264192 > max_smem_bytes=232448",
      ("shared-memory", 264192, 232448)),
