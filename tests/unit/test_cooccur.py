@@ -507,3 +507,45 @@ def test_a_log_cut_off_or_reworded_keeps_its_entry(text: str, entry: str, requir
 def test_extents_per_dimension_read_the_dimension_that_is_over(text: str, required: int, limit: int) -> None:
     assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
         ("threads", required, limit)]
+
+
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # ROCm/aiter#5409 (fresh-68): a request by its verb and a bound a setting caps
+    ("At BLOCK_M=128 the kernel needs about 470 VGPRs (it uses no LDS at all). `waves_per_eu=2` caps the budget at "
+    "256, so the excess spills to scratch inside the KV loop.", "registers", 470, 256),
+    # libretro/common-shaders#29 (fresh-69): Mesa's i965 register allocator in a shader compile
+    ("Mesa 10.2.4 implementation error: Failed to compile vertex shader: vec4\ncompile failed: no register to spill",
+     "registers", None, None),
+    # llvm#155902 (fresh-67): AMDGPU's register scavenger
+    ("[AMDGPU] Hit an ICE with this message: `Cannot scavenge register in FI elimination!`", "registers", None, None),
+    # ROCm/aomp#24 (fresh-67): the kernel metadata's spill count
+    ("Kernel 1 only\n      NumSGPRs:        90\n      NumVGPRs:        256\n      NumSpilledVGPRs: 158",
+     "registers", None, None),
+    # HOMMEXX#148, lammps#4102 (fresh-70): Kokkos' check quoted in prose after a GPU word
+    ('Kokkos --with-cuda --debug reports "too large team size"', "threads", None, None),
+    ("When running Kokkos on GPUs with neighbor threading the code sometimes gave an error that the requested team "
+     "size was too large.", "threads", None, None),
+    # GPUMD#1525 (fresh-70): a block's limit by CUDA's number
+    ("MN > 1024, the launch fails. Both exceed the CUDA upper limit of 1024", "threads", None, 1024),
+    # Vulkan-ValidationLayers#6961 (fresh-67): the validation layer's shared-memory limits by name
+    ("The code that validates against VUID-RuntimeSpirv-Workgroup-06530 compares that grand total to the "
+     "maxMeshSharedMemorySize limit.", "shared-memory", None, None),
+])
+def test_explain16_wordings_are_read(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
+        (resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # llvm#98222 (fresh-67): a CPU target named in its triple
+    "$ clang -std=c++20 -target armv7-unknown-linux -fsanitize=address -c out-of-regs.cpp\n"
+    "error: ran out of registers during register allocation",
+    "clang --target=aarch64-linux-gnu -O2 -c foo.c\nLLVM ERROR: ran out of registers during register allocation",
+    # Kokkos' host backends abort with the same words for a CPU's threads (kokkos#6699)
+    "[ RUN      ] openmp.reducers_int\nKokkos::abort: Requested Team Size is too large!",
+    # foundry#5 (fresh-70): a kernel missing from the binary, reported by the shared-memory attribute's call
+    '[rank0]: RuntimeError: CUDA error: "named symbol not found" at run_fmha.cu:160\n[rank0]: Failed call: '
+    "cudaFuncSetAttribute(*kernel_ptr, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_size)",
+])
+def test_explain16_look_alikes_stay_off_chip(text: str) -> None:
+    assert not [m.entry.id for m in match(text, KB) if m.entry.on_chip]
