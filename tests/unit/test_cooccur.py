@@ -546,6 +546,12 @@ def test_explain16_wordings_are_read(text: str, resource: str, required: int | N
     # foundry#5 (fresh-70): a kernel missing from the binary, reported by the shared-memory attribute's call
     '[rank0]: RuntimeError: CUDA error: "named symbol not found" at run_fmha.cu:160\n[rank0]: Failed call: '
     "cudaFuncSetAttribute(*kernel_ptr, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_size)",
+    # a query of a limit that failed is no kernel over it (TensorRT's plugins, vLLM, MatX, as their sources word it)
+    "[TRT] get_max_shared_memory_per_block :failed to get max shared memory per block (CUDA kernel plugin)",
+    "WARNING: Unable to determine shared memory size on this hardware; flex_attention kernel options fall back",
+    "matxException (matxNotSupported: CUB block shared-memory queries require MATX_EN_JIT) - cub_device.h:266 (CUDA)",
+    # pinned host memory (torch's pin-memory utilities)
+    "RuntimeError: Unpinning shared memory failed with error-code: 713 (CUDA)",
 ])
 def test_explain16_look_alikes_stay_off_chip(text: str) -> None:
     assert not [m.entry.id for m in match(text, KB) if m.entry.on_chip]
