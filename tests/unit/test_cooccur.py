@@ -530,6 +530,26 @@ def test_extents_per_dimension_read_the_dimension_that_is_over(text: str, requir
     # Vulkan-ValidationLayers#6961 (fresh-67): the validation layer's shared-memory limits by name
     ("The code that validates against VUID-RuntimeSpirv-Workgroup-06530 compares that grand total to the "
      "maxMeshSharedMemorySize limit.", "shared-memory", None, None),
+    # sources' own wordings, with the numbers they state (harvested from CUTLASS, Vulkan's layers, TensorRT, RGA,
+    # oneDNN, JAX's Mosaic GPU and Helion)
+    ("Invalid tile description. Configuration uses too much shared memory. Consider reducing stage count or tile "
+     "shape.\nDetails:\nMainloop uses 32768 bytes of shared memory per stage, and 4 stages for a total of 131072 "
+     "bytes.\nThe maxmium amount of shared memory that can be used per block is 101376 bytes.",
+     "shared-memory", 131072, 101376),
+    ("vkCreateComputePipelines(): shader [VK_SHADER_STAGE_TASK_BIT_EXT] uses 16384 bytes of task payload memory and "
+     "20480 bytes of shared memory (combined 36864 bytes), which is more than maxTaskPayloadAndSharedMemorySize "
+     "(32768).", "shared-memory", 36864, 32768),
+    ("Error: shared memory usage in 'kernel_cutlass_gemm_0' may exceed available memory set in kernel launch. "
+     "Allocated: 49152 bytes. Used: 98304 bytes.", "shared-memory", 98304, 49152),
+    ("[TRT] [E] Register limit exceeded at __myl_fused_kernel_4; more than 255 registers needed to compile program "
+     "(CUDA)", "registers", None, 255),
+    ("[TRACE][gpu/intel/gemm/jit/dsl/ir/pass/cse.cpp:725] CSE exceeded GRF usage limit. Usage: 17408, limit: 16384. "
+     "Retry CSE and skip some expressions (GPU registers)", "registers", 17408, 16384),
+    ('  File "/usr/local/lib/python3.12/site-packages/jax/_src/pallas/mosaic_gpu/core.py", line 1875, in f\n'
+     "Requested too many CUDA threads per block. Each Mosaic thread corresponds to 128 CUDA threads. At most 16 are "
+     "supported, got Mesh(grid=(132,), grid_names=('sm',), num_threads=20, thread_name='wg')", "threads", 20, 16),
+    ("helion.exc.InvalidConfig: maxnreg=256 exceeds register budget for num_warps=16 (max 128)", "registers", 256,
+     128),
 ])
 def test_explain16_wordings_are_read(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [

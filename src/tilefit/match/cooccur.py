@@ -207,9 +207,10 @@ def infer(text: str, kb: KnowledgeBase) -> Inference | None:
     return None if tail is None else dataclasses.replace(tail, start=tail.start + shift, end=tail.end + shift)
 
 
-# A link, or a source location's line number ("[multiproc_executor.py:520]", "execution.jl:120", "kernel.cu(412)"):
+# A link, or a source location's line number ("[multiproc_executor.py:520]", "execution.jl:120", "kernel.cu(412)",
+# a traceback frame's 'File "core.py", line 1875'):
 # no count of threads or registers.
-_NOT_COUNTS = re.compile(r"\bhttps?://\S+|\b[\w./-]+\.(?:py|pyx|c|cc|cpp|cxx|cu|cuh|h|hpp|jl|rs|go|java|mojo|ml)(?::\d+|\(\d+\))")
+_NOT_COUNTS = re.compile(r"\bhttps?://\S+|,\s*line\s+\d+|\b[\w./-]+\.(?:py|pyx|c|cc|cpp|cxx|cu|cuh|h|hpp|jl|rs|go|java|mojo|ml)(?::\d+|\(\d+\))")
 
 
 # A block's extents as a triple, "(32,32,128)", "[1, 1, 128]", "{256, 256, 256}" or "1x1x2048": two on the match's

@@ -27,6 +27,8 @@ class ProseRules:
     tpu_resources: frozenset[str]
     tpu_required: tuple[re.Pattern[str], ...]
     tpu_limit: tuple[re.Pattern[str], ...]
+    # a sum stated as such: the requirement before any other cue's
+    total: tuple[re.Pattern[str], ...]
 
 
 @functools.lru_cache(maxsize=1)
@@ -56,6 +58,8 @@ def prose_rules() -> ProseRules:
         tpu_resources=frozenset(raw["tpu_resources"]),
         tpu_required=required(raw["size_tpu"]),
         tpu_limit=limit(raw["size_tpu"]),
+        total=(re.compile(raw["total_before"] + raw["size"], flags),
+               re.compile(raw["size"] + raw["total_after"], flags)),
     )
 
 
@@ -80,7 +84,8 @@ def numbers_near(text: str, start: int, end: int, resource: str | None = None) -
     rules = prose_rules()
     window = reflow(text[max(0, start - rules.reach): end + rules.reach])
     tpu = resource in rules.tpu_resources
-    required_m = _first(rules.tpu_required if tpu else rules.required, window)
+    required_m = (None if tpu else _first(rules.total, window)) or _first(
+        rules.tpu_required if tpu else rules.required, window)
     limit_m = _first(rules.tpu_limit if tpu else rules.limit, window)
     required, limit = _size(required_m), _size(limit_m)
     if required_m is not None and limit_m is not None and required_m.start("n") == limit_m.start("n"):
