@@ -550,6 +550,16 @@ def test_extents_per_dimension_read_the_dimension_that_is_over(text: str, requir
      "supported, got Mesh(grid=(132,), grid_names=('sm',), num_threads=20, thread_name='wg')", "threads", 20, 16),
     ("helion.exc.InvalidConfig: maxnreg=256 exceeds register budget for num_warps=16 (max 128)", "registers", 256,
      128),
+    # JAX's Mosaic GPU: SMEM there is a block's shared memory, not a TPU's scalar memory; registers per thread that
+    # a TMEM load needs
+    ('  File "/usr/local/lib/python3.12/site-packages/jax/_src/pallas/mosaic_gpu/lowering.py", line 412, in f\n'
+     'AssertionError: Ran out of scoped SMEM', "shared-memory", None, None),
+    ('  File "/usr/local/lib/python3.12/site-packages/jax/experimental/mosaic/gpu/tcgen05.py", line 900, in f\n'
+     "ValueError: TMEM translation too big : shape='16x256b' and num=128 involve 512 registers per-thread, which "
+     "exceeds the limit of 255", "registers", 512, 255),
+    # and on a TPU, scalar memory
+    ('  File "/usr/local/lib/python3.12/site-packages/jax/_src/pallas/mosaic/lowering.py", line 412, in f\n'
+     'AssertionError: Ran out of scoped SMEM', "tpu-smem", None, None),
 ])
 def test_explain16_wordings_are_read(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
