@@ -270,6 +270,23 @@ BATCHES = [
         # "local memory used is 736 bytes ... Is there any limit on the number of registers per thread?"
         "https://forums.developer.nvidia.com/t/how-to-reduce-local-memory-usage/13329",
     }), max_lookalike_share=0.85),
+    # (blind as collected, measured on 8e8d5db) image and video generation on consumer GPUs: nearly all look-alikes
+    Batch(72, 14, 13 / 14, frozenset({
+        "https://github.com/lllyasviel/FramePack/issues/470",
+    }), max_lookalike_share=0.75),
+    # forums and Q&A (the pages corpus held few with an error line)
+    Batch(73, 17, 12 / 17, frozenset({
+        "https://github.com/projectchrono/chrono/pull/793",
+        "https://github.com/pytorch/pytorch/issues/93802",
+        "https://forums.developer.nvidia.com/t/how-to-improve-cuda-kernel-performance-with-shared-memory-register-spilling/343323",
+        "https://github.com/ggml-org/llama.cpp/issues/25502",
+        "https://github.com/nooga/paserati/pull/459",
+    }), max_lookalike_share=0.6),
+    # Triton kernel libraries beyond the LLM servers
+    Batch(74, 15, 13 / 15, frozenset({
+        "https://github.com/NVIDIA/nccl/issues/165",
+        "https://github.com/intel/auto-round/issues/2048",
+    }), max_lookalike_share=0.75),
 ]
 
 
