@@ -557,6 +557,11 @@ def test_extents_per_dimension_read_the_dimension_that_is_over(text: str, requir
     ('  File "/usr/local/lib/python3.12/site-packages/jax/experimental/mosaic/gpu/tcgen05.py", line 900, in f\n'
      "ValueError: TMEM translation too big : shape='16x256b' and num=128 involve 512 registers per-thread, which "
      "exceeds the limit of 255", "registers", 512, 255),
+    # ptxas: a register cap over the target's (nccl#165, fresh-74)
+    ("ptxas warning : Too big maxrregcount value specified 96, will be ignored", "registers", 96, None),
+    # a message right under a frame without source is no source line, even where it reads like an assignment
+    ('  File "/usr/local/lib/python3.12/site-packages/cutlass/cute/runtime.py", line 9, in launch\n'
+     "blockDim.z = 128 exceeds max block dim z = 64.", "threads", 128, 64),
     # and on a TPU, scalar memory
     ('  File "/usr/local/lib/python3.12/site-packages/jax/_src/pallas/mosaic/lowering.py", line 412, in f\n'
      'AssertionError: Ran out of scoped SMEM', "tpu-smem", None, None),
@@ -580,6 +585,15 @@ def test_explain16_wordings_are_read(text: str, resource: str, required: int | N
     "[TRT] get_max_shared_memory_per_block :failed to get max shared memory per block (CUDA kernel plugin)",
     "WARNING: Unable to determine shared memory size on this hardware; flex_attention kernel options fall back",
     "matxException (matxNotSupported: CUB block shared-memory queries require MATX_EN_JIT) - cub_device.h:266 (CUDA)",
+    # a traceback frame's source line names a variable (pytorch#93802, fresh-73)
+    '  File "/home/u/triton/python/triton/code_gen.py", line 1320, in _compile\n    name, asm, shared_mem = '
+    "_triton.code_gen.compile_ttir(backend, generator.module, device, num_warps, num_stages, extern_libs)\n"
+    "RuntimeError: Internal Triton PTX codegen error: ",
+    # Triton's own check in a traceback's source lines above another error (auto-round#2048, fresh-74)
+    "Torch 2.13.0: RuntimeError: Triton Error [CUDA]: no kernel image is available for execution on the device\n"
+    "        # not enough shared memory to run the kernel\n        max_shared = max_shared_mem(device)\n"
+    "        if self.metadata.shared > max_shared:\n"
+    '            raise_(OutOfResources(self.metadata.shared, max_shared, "shared memory"))',
     # pinned host memory (torch's pin-memory utilities)
     "RuntimeError: Unpinning shared memory failed with error-code: 713 (CUDA)",
 ])

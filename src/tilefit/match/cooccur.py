@@ -150,7 +150,28 @@ def _fails(text: str, start: int, end: int, r: Rules, adjacent: bool) -> bool:
     return False
 
 
+# A Python traceback's frame line, and the frame's source line under it: code, whose names ("name, asm, shared_mem =
+# _triton.code_gen.compile_ttir(...)") state no failure. Told by its form, an assignment of a call's result, since the
+# log arrives without its indentation, a frame without source has the exception's own line under it, and a failing
+# assert or raise on that line is the failure itself.
+_FRAME = re.compile(r'[ \t]*File "[^"\n]*", line \d+')
+_CODE = re.compile(r"[ \t]*(?:return[ \t]+)?[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*[ \t]*=[ \t]*[\w.]+\(")
+
+
+def _source_line(text: str, start: int) -> bool:
+    """Whether text[start] is on the source line a traceback prints under a frame line."""
+    line = text.rfind("\n", 0, start)
+    if line <= 0:
+        return False
+    above = text.rfind("\n", 0, line) + 1
+    if line - above > 1000 or _FRAME.match(text, above, line) is None:
+        return False
+    return _CODE.match(text, line + 1) is not None
+
+
 def _accepted(places: _Places, m: re.Match[str], kind: str, v: Vocabulary, entry: Entry, r: Rules) -> bool:
+    if _source_line(places.text, m.start()):
+        return False
     if kind != "failing" and not _fails(places.text, m.start(), m.end(), r, kind == "strong"):
         return False
     if v.needs is not None and not places.near((v.needs,), m.start(), m.end(), r.context_reach):
