@@ -562,6 +562,8 @@ def test_extents_per_dimension_read_the_dimension_that_is_over(text: str, requir
     # a message right under a frame without source is no source line, even where it reads like an assignment
     ('  File "/usr/local/lib/python3.12/site-packages/cutlass/cute/runtime.py", line 9, in launch\n'
      "blockDim.z = 128 exceeds max block dim z = 64.", "threads", 128, 64),
+    # a comparison that is its own failure, under a bracketed level word (FasterTransformer)
+    ("[ERROR][invokeAddHead3SizeQKVBias] block.x > 1024! (CUDA kernel)", "threads", None, 1024),
     # and on a TPU, scalar memory
     ('  File "/usr/local/lib/python3.12/site-packages/jax/_src/pallas/mosaic/lowering.py", line 412, in f\n'
      'AssertionError: Ran out of scoped SMEM', "tpu-smem", None, None),
@@ -594,6 +596,12 @@ def test_explain16_wordings_are_read(text: str, resource: str, required: int | N
     "        # not enough shared memory to run the kernel\n        max_shared = max_shared_mem(device)\n"
     "        if self.metadata.shared > max_shared:\n"
     '            raise_(OutOfResources(self.metadata.shared, max_shared, "shared memory"))',
+    # a logger's level word or a JSON field's name is no failure of what the line names (Metal.jl#26 as vLLM's logger
+    # or a JSON record would carry it)
+    "(VllmWorker rank=0 pid=1234) ERROR 05-01 12:00:00 [multiproc_executor.py:520] Threadgroup memory breaks on "
+    "small datatypes\n(VllmWorker rank=0 pid=1234) ERROR 05-01 12:00:00 [multiproc_executor.py:520] Shows 0 for "
+    "Int8/Int16 on the Metal GPU",
+    '{"error": "Threadgroup memory breaks on small datatypes\\n\\nShows 0 for Int8/Int16 on the Metal GPU"}',
     # pinned host memory (torch's pin-memory utilities)
     "RuntimeError: Unpinning shared memory failed with error-code: 713 (CUDA)",
 ])

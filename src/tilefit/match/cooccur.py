@@ -18,7 +18,7 @@ from importlib import resources
 
 from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase
-from tilefit.match.normalize import reflow
+from tilefit.match.normalize import prefix_end, reflow
 from tilefit.yamlio import load_yaml
 
 # A piece with more phrase hits than this is read up to this many (each hit costs a few bounded regex searches).
@@ -131,7 +131,11 @@ def _fails(text: str, start: int, end: int, r: Rules, adjacent: bool) -> bool:
     resource over the line that says it ran short; a bare "failed" there is too often another bug, and a word like
     "registers" in a neighbouring ptxas info line is not what ran short)."""
     a, b = _sentence(text, start, end, r)
-    if r.failure.search(text, a, start) or r.failure.search(text, end, b):
+    # (not a level word of a logger's prefix: "(VllmWorker rank=0 pid=1234) ERROR 05-01 12:00:00 [...] Threadgroup
+    # memory breaks on small datatypes" says the line was logged as an error, not what ran short)
+    if any(f.start() >= prefix_end(text, f.start()) for f in r.failure.finditer(text, a, start)):
+        return True
+    if r.failure.search(text, end, b):
         return True
     # a failure phrase around the resource phrase: "uses much more registers than usual"
     if any(f.start() < start and f.end() > end for f in r.failure.finditer(text, a, b)):

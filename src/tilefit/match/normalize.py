@@ -137,6 +137,21 @@ _HARD_BREAK = re.compile(
 )
 
 
+# A JSON field's name at a line's start ('{"error": "...'): the record's label, not the message's words
+_JSON_KEY = re.compile(r'[ ]*[{\[]?[ ]*"[\w ]{1,24}"[ ]*:[ ]*"?')
+
+
+def prefix_end(text: str, pos: int) -> int:
+    """Where the logger prefix of the line holding text[pos] ends, or a JSON field's name that starts the line (the
+    line's start where it has neither)."""
+    start = text.rfind("\n", 0, pos) + 1
+    if text[start:start + 1] in _PREFIX_START or "| " in text[start:start + 72]:
+        m = _PREFIX.match(text, start)
+        start = start if m is None else m.end()
+    key = _JSON_KEY.match(text, start)
+    return start if key is None else key.end()
+
+
 def reflow(text: str) -> str:
     """`text` with each line break that may be a wrap a space (same length): a sentence wrapped over lines reads as
     one line; a blank line still ends a paragraph and a traceback's frame line stays its own. Where numbers are read
@@ -154,4 +169,4 @@ def normalize(text: str) -> str:
     return "".join(normalized([text]))
 
 
-__all__ = ["normalize", "normalized", "reflow"]
+__all__ = ["normalize", "normalized", "prefix_end", "reflow"]
