@@ -564,6 +564,9 @@ def test_extents_per_dimension_read_the_dimension_that_is_over(text: str, requir
      "blockDim.z = 128 exceeds max block dim z = 64.", "threads", 128, 64),
     # a comparison that is its own failure, under a bracketed level word (FasterTransformer)
     ("[ERROR][invokeAddHead3SizeQKVBias] block.x > 1024! (CUDA kernel)", "threads", None, 1024),
+    # TensorRT's own words for its engine builder are GPU context
+    ("[TRT] [E] ERROR: Could not find a valid tactic for node /model/attn/MatMul due to insufficient shared memory",
+     "shared-memory", None, None),
     # and on a TPU, scalar memory
     ('  File "/usr/local/lib/python3.12/site-packages/jax/_src/pallas/mosaic/lowering.py", line 412, in f\n'
      'AssertionError: Ran out of scoped SMEM', "tpu-smem", None, None),
