@@ -43,7 +43,9 @@ FORMS: dict[str, Callable[[str], str]] = {
     "torchrun-rank": _lines("[rank3]: "),
     "github-actions": _lines("2024-05-09T20:19:45.9729182Z "),
     "docker-build": _lines("#12 3.456 "),
+    "vllm-logger": _lines("(VllmWorker rank=0 pid=1234) ERROR 05-01 12:00:00 [multiproc_executor.py:520] "),
     "json-field": lambda t: json.dumps({"detail": t}),  # an API's error body, with \uXXXX escapes
+    "json-error": lambda t: json.dumps({"error": t}),  # a record whose field's name is a failure word
     "python-repr": lambda t: "RuntimeError(" + repr(t) + ")",
     "chinese-context": lambda t: "运行时报错如下：\n" + t + "\n请问怎么解决？",
     "wrapped-80": _wrap(80),  # an email or a commit message

@@ -36,8 +36,11 @@ REPASTE = _benchmark()
 KB = load_kb()
 RECOGNISED: list[dict[str, Any]] = [r for r in REPASTE.records() if recognised(r, KB)]
 # What each form may still lose: native-sparse-attention#26 is a traceback cut at "rai" at the very end of the log
-# (read only as the log's last characters); the wrapped ones break a message inside its numbers' sentence.
-CEILING = {"json-field": 1, "python-repr": 1, "chinese-context": 1, "wrapped-80": 4, "wrapped-120": 1}
+# (read only as the log's last characters); the wrapped ones break a message inside its numbers' sentence; under a
+# logger's prefix or in a JSON record, tinygrad#3658's title "limit kernel optimization threadgroup size" is read as
+# threads by the prefix's or the record's ERROR.
+CEILING = {"json-field": 1, "python-repr": 1, "chinese-context": 1, "wrapped-80": 4, "wrapped-120": 1, "vllm-logger": 1,
+           "json-error": 2}
 
 
 def test_the_corpus_is_large_enough_to_mean_something() -> None:
