@@ -570,6 +570,9 @@ def test_extents_per_dimension_read_the_dimension_that_is_over(text: str, requir
     # two bare sizes compared (FlashInfer's CuTe DSL kernels)
     ("AssertionError: KV256 shared-memory pipeline exceeds the static SMEM budget: 245760 > 232448",
      "shared-memory", 245760, 232448),
+    # an architecture leading a file's name is GPU context (DeepGEMM's JIT assertions)
+    ("Assertion error (csrc/jit_kernels/impls/sm100_fp8_gemm_1d1d.hpp:88): Too many registers", "registers", None,
+     None),
     # and on a TPU, scalar memory
     ('  File "/usr/local/lib/python3.12/site-packages/jax/_src/pallas/mosaic/lowering.py", line 412, in f\n'
      'AssertionError: Ran out of scoped SMEM', "tpu-smem", None, None),
