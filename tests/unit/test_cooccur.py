@@ -573,6 +573,9 @@ def test_extents_per_dimension_read_the_dimension_that_is_over(text: str, requir
     # an architecture leading a file's name is GPU context (DeepGEMM's JIT assertions)
     ("Assertion error (csrc/jit_kernels/impls/sm100_fp8_gemm_1d1d.hpp:88): Too many registers", "registers", None,
      None),
+    # a use over its bound with a slash (aiter), and a bound after a label's colon (quack)
+    ("RuntimeError: Out of LDS on gfx942: 98304 / 65536 bytes", "shared-memory", 98304, 65536),
+    ("ValueError: SM12x: exceeds 99 KB SMEM", "shared-memory", None, 101376),
     # and on a TPU, scalar memory
     ('  File "/usr/local/lib/python3.12/site-packages/jax/_src/pallas/mosaic/lowering.py", line 412, in f\n'
      'AssertionError: Ran out of scoped SMEM', "tpu-smem", None, None),
