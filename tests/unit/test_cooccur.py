@@ -614,6 +614,12 @@ def test_explain16_wordings_are_read(text: str, resource: str, required: int | N
     "small datatypes\n(VllmWorker rank=0 pid=1234) ERROR 05-01 12:00:00 [multiproc_executor.py:520] Shows 0 for "
     "Int8/Int16 on the Metal GPU",
     '{"error": "Threadgroup memory breaks on small datatypes\\n\\nShows 0 for Int8/Int16 on the Metal GPU"}',
+    # a build's command line names limits in its options, above an unrelated error
+    "RuntimeError: Error building extension 'fused_adam': [1/3] /usr/local/cuda/bin/nvcc -c multi_tensor_adam.cu -o "
+    "multi_tensor_adam.cuda.o --use_fast_math -maxrregcount=64\nFAILED: multi_tensor_adam.cuda.o\nnvcc fatal   : "
+    "Value 'sm_120' is not defined for option 'gpu-architecture'",
+    "/usr/local/cuda/bin/nvcc -DSHARED_MEM_BYTES=98304 -DMAX_THREADS_PER_BLOCK=1024 -O3 -c kernel.cu -o kernel.o\n"
+    'kernel.cu(42): error: identifier "blockDimx" is undefined\n1 error detected in the compilation of "kernel.cu".',
     # pinned host memory (torch's pin-memory utilities)
     "RuntimeError: Unpinning shared memory failed with error-code: 713 (CUDA)",
 ])

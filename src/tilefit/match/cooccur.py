@@ -173,8 +173,18 @@ def _source_line(text: str, start: int) -> bool:
     return _CODE.match(text, line + 1) is not None
 
 
+_OPTION = re.compile(r"--?[A-Za-z]")
+
+
+def _option(text: str, start: int) -> bool:
+    """Whether text[start] is inside a command line's option ("-DSHARED_MEM_BYTES=98304", "--maxrregcount=128"): a
+    build's setting, not a statement that something ran short."""
+    token = max(text.rfind(" ", max(0, start - 200), start), text.rfind("\n", max(0, start - 200), start)) + 1
+    return _OPTION.match(text, token) is not None
+
+
 def _accepted(places: _Places, m: re.Match[str], kind: str, v: Vocabulary, entry: Entry, r: Rules) -> bool:
-    if _source_line(places.text, m.start()):
+    if _source_line(places.text, m.start()) or _option(places.text, m.start()):
         return False
     if kind != "failing" and not _fails(places.text, m.start(), m.end(), r, kind == "strong"):
         return False
