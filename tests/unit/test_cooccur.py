@@ -620,8 +620,28 @@ def test_explain16_wordings_are_read(text: str, resource: str, required: int | N
     "Value 'sm_120' is not defined for option 'gpu-architecture'",
     "/usr/local/cuda/bin/nvcc -DSHARED_MEM_BYTES=98304 -DMAX_THREADS_PER_BLOCK=1024 -O3 -c kernel.cu -o kernel.o\n"
     'kernel.cu(42): error: identifier "blockDimx" is undefined\n1 error detected in the compilation of "kernel.cu".',
+    # a dump of the device's properties, or ptxas's report of a kernel, states no failure; the error after it is
+    # another one
+    './deviceQuery Starting...\nDevice 0: "NVIDIA GeForce RTX 4090"\n'
+    "  Total amount of shared memory per block:       49152 bytes\n"
+    "  Total shared memory per multiprocessor:        102400 bytes\n"
+    "  Total number of registers available per block: 65536\n"
+    "  Maximum number of threads per block:           1024\nResult = PASS\n"
+    "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory",
+    "Building wheel for flash-attn (setup.py) ... error\n"
+    "  ptxas info    : Used 255 registers, 98304 bytes smem, 400 bytes cmem[0]\n"
+    "  c++: fatal error: Killed signal terminated program cc1plus",
     # pinned host memory (torch's pin-memory utilities)
     "RuntimeError: Unpinning shared memory failed with error-code: 713 (CUDA)",
 ])
 def test_explain16_look_alikes_stay_off_chip(text: str) -> None:
     assert not [m.entry.id for m in match(text, KB) if m.entry.on_chip]
+
+
+def test_explain16_a_property_dump_gives_no_count_of_another_resource() -> None:
+    """deviceQuery's lines stay apart: "49152 bytes" above "Maximum number of threads" is no bound of registers."""
+    log = ("  Total amount of shared memory per block:       49152 bytes\n"
+           "  Maximum number of threads per block:           1024\n"
+           "RuntimeError: CUDA error: too many resources requested for launch")
+    assert [(m.entry.id, m.limit) for m in match(log, KB) if m.entry.on_chip] == [
+        ("cuda/too-many-resources-for-launch", None)]

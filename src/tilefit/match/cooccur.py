@@ -174,6 +174,17 @@ def _source_line(text: str, start: int) -> bool:
 
 
 _OPTION = re.compile(r"--?[A-Za-z]")
+# A line of a dump of a device's properties (deviceQuery's "Total amount of shared memory per block: 49152 bytes",
+# clinfo's "Max work group size        1024", a "Key = value" line) or ptxas's report of a kernel ("ptxas info    :
+# Used 255 registers, 98304 bytes smem"): what the device has or a kernel uses, stated without a failure; the
+# failure words of the lines around it (another property's "Maximum", a build's "error") are not about it. Not a
+# setting a program was given ("max_compute_workgroup_size_x: 65535,"), which may be the cause.
+_PROPERTY = re.compile(
+    r"[ \t]*(?:ptxas\s+info\b[^\n]*"
+    r"|[A-Za-z][^:=\n]{1,80}?(?::|=|[ \t]{2,})[ \t]*[\d(][\d.xX() \t]*(?:[A-Za-z]{1,6}\b)?[ \t]*"
+    r"(?:\([^)\n]{0,40}\))?[ \t]*)$",
+    re.MULTILINE,
+)
 
 
 def _option(text: str, start: int) -> bool:
@@ -183,8 +194,30 @@ def _option(text: str, start: int) -> bool:
     return _OPTION.match(text, token) is not None
 
 
+# Words that make a "Key: value" line a failure of its own ("Too many registers needed: 98304 (SM register file
+# capacity: 65536)", "Failed to set smem for main_kernel on device 0: 1", "... cannot exceed 64, but got bdz=128").
+_LINE_FAILURE = re.compile(
+    r"\b(?:exceed\w*|too\s+(?:much|many|large|big)|out\s+of|insufficient|not\s+enough|fail\w*|errors?|cannot|"
+    r"can.t|unable|invalid|abort\w*|assert\w*|spill\w*|overflow\w*|(?:larger|bigger|more|greater)\s+than)\b|[<>]",
+    re.IGNORECASE,
+)
+
+
+def _property_line(text: str, start: int) -> bool:
+    """Whether text[start] is on a line of a property dump or of ptxas's kernel report (_PROPERTY) that states no
+    failure of its own."""
+    line = text.rfind("\n", 0, start) + 1
+    end = text.find("\n", start)
+    end = len(text) if end < 0 else end
+    return (end - line <= 300 and _PROPERTY.match(text, line, end) is not None
+            and _LINE_FAILURE.search(text, line, end) is None)
+
+
 def _accepted(places: _Places, m: re.Match[str], kind: str, v: Vocabulary, entry: Entry, r: Rules) -> bool:
     if _source_line(places.text, m.start()) or _option(places.text, m.start()):
+        return False
+    # (a failing phrase is a failure of its own: "NumSpilledVGPRs: 158" in a kernel's metadata)
+    if kind != "failing" and _property_line(places.text, m.start()):
         return False
     if kind != "failing" and not _fails(places.text, m.start(), m.end(), r, kind == "strong"):
         return False

@@ -129,10 +129,11 @@ def normalized(pieces: Iterable[str]) -> Iterator[str]:
 
 
 # A line break that ends a paragraph or a traceback's frame line ('  File "x.py", line 172, in f'), or starts one,
-# or ends one line of a dump of properties ("Wavefront/Warp size: 32" above "Max workgroup size: 128"): not a wrap.
+# or ends one line of a dump of properties ("Wavefront/Warp size: 32" above "Max workgroup size: 128", "Total amount of
+# shared memory per block: 49152 bytes" above "Maximum number of threads per block: 1024"): not a wrap.
 _HARD_BREAK = re.compile(
     r'\n(?=\n|[ \t]*File ")|(?<=\n)\n|^[^\n]*(?:File "|, line \d+)[^\n]*\n'
-    r"|^[^\n:]{1,60}:[ \t]*\d+[ \t]*\n",
+    r"|^[^\n:]{1,60}:[ \t]*\d+(?:[ \t]*[A-Za-z]{1,6})?[ \t]*\n",
     re.MULTILINE,
 )
 
