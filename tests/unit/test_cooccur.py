@@ -631,6 +631,10 @@ def test_explain16_wordings_are_read(text: str, resource: str, required: int | N
     "Building wheel for flash-attn (setup.py) ... error\n"
     "  ptxas info    : Used 255 registers, 98304 bytes smem, 400 bytes cmem[0]\n"
     "  c++: fatal error: Killed signal terminated program cc1plus",
+    # clinfo's columns above a platform that was not found
+    "Number of platforms                               1\n  Device Name                                     NVIDIA "
+    "GeForce RTX 3080\n  Max work group size                             1024\n  Local memory size"
+    "                               49152 (48KiB)\nERROR: clGetDeviceIDs failed: CL_DEVICE_NOT_FOUND (-1)",
     # pinned host memory (torch's pin-memory utilities)
     "RuntimeError: Unpinning shared memory failed with error-code: 713 (CUDA)",
 ])

@@ -182,7 +182,10 @@ _OPTION = re.compile(r"--?[A-Za-z]")
 _PROPERTY = re.compile(
     r"[ \t]*(?:ptxas\s+info\b[^\n]*"
     r"|[A-Za-z][^:=\n]{1,80}?(?::|=|[ \t]{2,})[ \t]*[\d(][\d.xX() \t]*(?:[A-Za-z]{1,6}\b)?[ \t]*"
-    r"(?:\([^)\n]{0,40}\))?[ \t]*)$",
+    r"(?:\([^)\n]{0,40}\))?[ \t]*"
+    # clinfo's columns, once runs of spaces are one: "Max work group size 1024", "Local memory size 49152 (48KiB)"
+    r"|(?:Max(?:imum)?|Min(?:imum)?|Total|Local|Global|Preferred|Number|Device|Compute|Warp|Wavefront)\b[^:=\d\n]{1,60}?"
+    r"[ \t]\d[\dxX \t]*(?:\(\d+\s*[KMG]i?B\))?[ \t]*)$",
     re.MULTILINE,
 )
 
