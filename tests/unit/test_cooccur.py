@@ -635,6 +635,13 @@ def test_explain16_wordings_are_read(text: str, resource: str, required: int | N
     "Number of platforms                               1\n  Device Name                                     NVIDIA "
     "GeForce RTX 3080\n  Max work group size                             1024\n  Local memory size"
     "                               49152 (48KiB)\nERROR: clGetDeviceIDs failed: CL_DEVICE_NOT_FOUND (-1)",
+    # no device, or a driver too old for the runtime, whatever limits a dump above names; vulkaninfo's dump
+    "Device 0: NVIDIA GeForce GTX 1080 Ti\n  max threads per block: 1024\n  max shared memory per block: 48 KB\n"
+    "  multiprocessor count: 28\nError: CUDA driver version is insufficient for CUDA runtime version",
+    "Error: no CUDA-capable device is detected\nDevice limits: maxThreadsPerBlock=1024, sharedMemPerBlock=49152",
+    "  VkPhysicalDeviceLimits:\n    maxComputeSharedMemorySize                      = 49152\n"
+    "    maxComputeWorkGroupSize: count = 3\n        1024\n        1024\n        64\n"
+    "ERROR at /vulkan-sdk/vulkaninfo/vulkaninfo.h:240:vkCreateInstance failed with ERROR_INCOMPATIBLE_DRIVER",
     # pinned host memory (torch's pin-memory utilities)
     "RuntimeError: Unpinning shared memory failed with error-code: 713 (CUDA)",
 ])

@@ -181,6 +181,8 @@ _OPTION = re.compile(r"--?[A-Za-z]")
 # setting a program was given ("max_compute_workgroup_size_x: 65535,"), which may be the cause.
 _PROPERTY = re.compile(
     r"[ \t]*(?:ptxas\s+info\b[^\n]*"
+    # vulkaninfo's "maxComputeWorkGroupSize: count = 3" above the three values
+    r"|[A-Za-z]\w{1,60}:[ \t]*count[ \t]*=[ \t]*\d+[ \t]*"
     r"|[A-Za-z][^:=\n]{1,80}?(?::|=|[ \t]{2,})[ \t]*[\d(][\d.xX() \t]*(?:[A-Za-z]{1,6}\b)?[ \t]*"
     r"(?:\([^)\n]{0,40}\))?[ \t]*"
     # clinfo's columns, once runs of spaces are one: "Max work group size 1024", "Local memory size 49152 (48KiB)"
