@@ -12,6 +12,15 @@ from tilefit.match.matcher import inferred, match
 KB = load_kb()
 
 
+def _first_on_chip(text: str) -> list[tuple[str, int | None, int | None]]:
+    """The first on-chip answer explain gives the text: its resource and the numbers read, or nothing."""
+    return [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1]
+
+
+def _on_chip(text: str) -> list[str]:
+    return [m.entry.id for m in match(text, KB) if m.entry.on_chip]
+
+
 @pytest.mark.parametrize(("text", "resource", "required", "limit"), [
     # MoltenVK#735: a Metal assertion as a title
     ("VkCmdFillBuffer threadsPerThreadgroup.width(1024) must be <= 256", "threads", 1024, 256),
@@ -308,7 +317,7 @@ def test_reports_in_other_languages_are_read(text: str, resource: str, limit: in
     "Kubernetes pod: ошибка, недостаточно разделяемой памяти /dev/shm для PostgreSQL",
 ])
 def test_host_shared_memory_in_other_languages_stays_off_chip(text: str) -> None:
-    assert not [m.entry.id for m in match(text, KB) if m.entry.on_chip]
+    assert not _on_chip(text)
 
 
 @pytest.mark.parametrize(("text", "resource"), [
@@ -332,8 +341,7 @@ def test_titles_people_write_are_read(text: str, resource: str) -> None:
     ("The fused MoE Triton kernel requires 147456 bytes shared memory while the L40S supports 101376", 147456, 101376),
 ])
 def test_sizes_people_write_are_read(text: str, required: int, limit: int) -> None:
-    assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
-        ("shared-memory", required, limit)]
+    assert _first_on_chip(text) == [("shared-memory", required, limit)]
 
 
 @pytest.mark.parametrize(("text", "resource", "required", "limit"), [
@@ -413,8 +421,7 @@ def test_sizes_people_write_are_read(text: str, required: int, limit: int) -> No
     ("Triton: num_warps=16 exceeds max threads per block on AMD (wave64)", "threads", None, None),
 ])
 def test_explain15_wordings_are_read(text: str, resource: str, required: int | None, limit: int | None) -> None:
-    assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
-        (resource, required, limit)]
+    assert _first_on_chip(text) == [(resource, required, limit)]
 
 
 @pytest.mark.parametrize("text", [
@@ -457,7 +464,7 @@ def test_explain15_wordings_are_read(text: str, resource: str, required: int | N
     "Error: .maxntid directive not supported on target sm_50",
 ])
 def test_explain15_look_alikes_stay_off_chip(text: str) -> None:
-    assert not [m.entry.id for m in match(text, KB) if m.entry.on_chip]
+    assert not _on_chip(text)
 
 
 @pytest.mark.parametrize(("text", "entry", "required", "limit"), [
@@ -505,8 +512,7 @@ def test_a_log_cut_off_or_reworded_keeps_its_entry(text: str, entry: str, requir
      "Val{CartesianIndices((10, 10, 10))}, Val{CartesianIndices((1, 1, 1))}}", 832, 768),
 ])
 def test_extents_per_dimension_read_the_dimension_that_is_over(text: str, required: int, limit: int) -> None:
-    assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
-        ("threads", required, limit)]
+    assert _first_on_chip(text) == [("threads", required, limit)]
 
 
 @pytest.mark.parametrize(("text", "resource", "required", "limit"), [
@@ -581,8 +587,7 @@ def test_extents_per_dimension_read_the_dimension_that_is_over(text: str, requir
      'AssertionError: Ran out of scoped SMEM', "tpu-smem", None, None),
 ])
 def test_explain16_wordings_are_read(text: str, resource: str, required: int | None, limit: int | None) -> None:
-    assert [(m.entry.resource, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1] == [
-        (resource, required, limit)]
+    assert _first_on_chip(text) == [(resource, required, limit)]
 
 
 @pytest.mark.parametrize("text", [
@@ -646,7 +651,7 @@ def test_explain16_wordings_are_read(text: str, resource: str, required: int | N
     "RuntimeError: Unpinning shared memory failed with error-code: 713 (CUDA)",
 ])
 def test_explain16_look_alikes_stay_off_chip(text: str) -> None:
-    assert not [m.entry.id for m in match(text, KB) if m.entry.on_chip]
+    assert not _on_chip(text)
 
 
 def test_explain16_a_property_dump_gives_no_count_of_another_resource() -> None:
