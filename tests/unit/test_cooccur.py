@@ -582,6 +582,9 @@ def test_extents_per_dimension_read_the_dimension_that_is_over(text: str, requir
     # a use over its bound with a slash (aiter), and a bound after a label's colon (quack)
     ("RuntimeError: Out of LDS on gfx942: 98304 / 65536 bytes", "shared-memory", 98304, 65536),
     ("ValueError: SM12x: exceeds 99 KB SMEM", "shared-memory", None, 101376),
+    # DLA is also a backbone's name; only a DLA's SRAM is vetoed
+    ("CenterNet DLA-34: CUDA kernel failed: shared memory exceeds the limit of 49152 bytes on this GPU",
+     "shared-memory", None, 49152),
     # and on a TPU, scalar memory
     ('  File "/usr/local/lib/python3.12/site-packages/jax/_src/pallas/mosaic/lowering.py", line 412, in f\n'
      'AssertionError: Ran out of scoped SMEM', "tpu-smem", None, None),
@@ -647,6 +650,9 @@ def test_explain16_wordings_are_read(text: str, resource: str, required: int | N
     "  VkPhysicalDeviceLimits:\n    maxComputeSharedMemorySize                      = 49152\n"
     "    maxComputeWorkGroupSize: count = 3\n        1024\n        1024\n        64\n"
     "ERROR at /vulkan-sdk/vulkaninfo/vulkaninfo.h:240:vkCreateInstance failed with ERROR_INCOMPATIBLE_DRIVER",
+    # a Jetson DLA's managed SRAM (TensorRT's sample engines)
+    "User-specified DLA managed SRAM size is too large and has been clipped to 2^30 bytes. Please make sure that this "
+    "is the intended managed SRAM size. (TensorRT, Jetson GPU)",
     # pinned host memory (torch's pin-memory utilities)
     "RuntimeError: Unpinning shared memory failed with error-code: 713 (CUDA)",
 ])
