@@ -639,10 +639,10 @@ def test_explain16_wordings_are_read(text: str, resource: str, required: int | N
     "Building wheel for flash-attn (setup.py) ... error\n"
     "  ptxas info    : Used 255 registers, 98304 bytes smem, 400 bytes cmem[0]\n"
     "  c++: fatal error: Killed signal terminated program cc1plus",
-    # clinfo's columns above a platform that was not found
+    # clinfo's columns above a build that failed (a failure of its own, not of a size)
     "Number of platforms                               1\n  Device Name                                     NVIDIA "
     "GeForce RTX 3080\n  Max work group size                             1024\n  Local memory size"
-    "                               49152 (48KiB)\nERROR: clGetDeviceIDs failed: CL_DEVICE_NOT_FOUND (-1)",
+    "                               49152 (48KiB)\nERROR: clBuildProgram failed: CL_BUILD_PROGRAM_FAILURE (-11)",
     # no device, or a driver too old for the runtime, whatever limits a dump above names; vulkaninfo's dump
     "Device 0: NVIDIA GeForce GTX 1080 Ti\n  max threads per block: 1024\n  max shared memory per block: 48 KB\n"
     "  multiprocessor count: 28\nError: CUDA driver version is insufficient for CUDA runtime version",
