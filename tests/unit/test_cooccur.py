@@ -667,3 +667,14 @@ def test_explain16_a_property_dump_gives_no_count_of_another_resource() -> None:
            "RuntimeError: CUDA error: too many resources requested for launch")
     assert [(m.entry.id, m.limit) for m in match(log, KB) if m.entry.on_chip] == [
         ("cuda/too-many-resources-for-launch", None)]
+
+
+# explain17: a device's capacities stated as "max N <thing>" in a report's environment are no failure; a bare
+# "max N" after a request is the bound it went over
+@pytest.mark.parametrize(("text", "expected"), [
+    ("GPU: H100 80GB (228 KB shared memory per SM, 50 MB L2, max 1024 threads per block)\n"
+     "Segmentation fault (core dumped)", []),
+    ("CUDA kernel: 2048 threads per block, max 1024", [("threads", 2048, 1024)]),
+])
+def test_explain17_max_before_a_count_is_a_capacity(text: str, expected: list[tuple[str, int, int]]) -> None:
+    assert _first_on_chip(text) == expected

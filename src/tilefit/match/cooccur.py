@@ -125,6 +125,16 @@ class _Places:
         return False
 
 
+# "max" right before a number and the thing counted states what a device has ("H100 (228 KB shared memory per SM, max
+# 1024 threads per block)" in a report's environment), not that something ran over it; a bare "max 1024" after a
+# request ("2048 threads per block, max 1024") is the bound it went over
+_SPEC = re.compile(r"max(?:imum)?[ \t]+\d[\d,]*[ \t]*(?:[KMG]i?B\b|bytes?\b)?[ \t]*[a-z]", re.IGNORECASE)
+
+
+def _spec(text: str, failure: re.Match[str]) -> bool:
+    return _SPEC.match(text, failure.start()) is not None
+
+
 def _fails(text: str, start: int, end: int, r: Rules, adjacent: bool) -> bool:
     """A failure word in the phrase's sentence (other than inside the phrase itself) or, where `adjacent`, in the
     sentence right before or after it, for a GPU-only (`strong`) phrase and a shortage word only (a title naming the
@@ -133,9 +143,10 @@ def _fails(text: str, start: int, end: int, r: Rules, adjacent: bool) -> bool:
     a, b = _sentence(text, start, end, r)
     # (not a level word of a logger's prefix: "(VllmWorker rank=0 pid=1234) ERROR 05-01 12:00:00 [...] Threadgroup
     # memory breaks on small datatypes" says the line was logged as an error, not what ran short)
-    if any(f.start() >= prefix_end(text, f.start()) for f in r.failure.finditer(text, a, start)):
+    if any(f.start() >= prefix_end(text, f.start()) and not _spec(text, f)
+           for f in r.failure.finditer(text, a, start)):
         return True
-    if r.failure.search(text, end, b):
+    if any(not _spec(text, f) for f in r.failure.finditer(text, end, b)):
         return True
     # a failure phrase around the resource phrase: "uses much more registers than usual"
     if any(f.start() < start and f.end() > end for f in r.failure.finditer(text, a, b)):
