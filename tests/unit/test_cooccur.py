@@ -675,6 +675,14 @@ def test_explain16_a_property_dump_gives_no_count_of_another_resource() -> None:
     ("GPU: H100 80GB (228 KB shared memory per SM, 50 MB L2, max 1024 threads per block)\n"
      "Segmentation fault (core dumped)", []),
     ("CUDA kernel: 2048 threads per block, max 1024", [("threads", 2048, 1024)]),
+    # clinfo's NVIDIA columns above an unrelated launch error: "Max compute units 46" is no bound of registers
+    ("Platform Name                                   NVIDIA CUDA\n"
+     "  Max compute units                               46\n"
+     "  Max work group size                             1024\n"
+     "  Local memory size                               49152 (48KiB)\n"
+     "  Registers per block (NV)                        65536\n"
+     "  Max constant buffer size                        65536 (64KiB)\n"
+     "clEnqueueNDRangeKernel failed: CL_INVALID_KERNEL_ARGS", []),
 ])
 def test_explain17_max_before_a_count_is_a_capacity(text: str, expected: list[tuple[str, int, int]]) -> None:
     assert _first_on_chip(text) == expected

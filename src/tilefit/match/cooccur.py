@@ -18,7 +18,7 @@ from importlib import resources
 
 from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase
-from tilefit.match.normalize import prefix_end, reflow
+from tilefit.match.normalize import CLINFO_COLUMN, prefix_end, reflow
 from tilefit.yamlio import load_yaml
 
 # A piece with more phrase hits than this is read up to this many (each hit costs a few bounded regex searches).
@@ -196,9 +196,8 @@ _PROPERTY = re.compile(
     r"|[A-Za-z]\w{1,60}:[ \t]*count[ \t]*=[ \t]*\d+[ \t]*"
     r"|[A-Za-z][^:=\n]{1,80}?(?::|=|[ \t]{2,})[ \t]*[\d(][\d.xX() \t]*(?:[A-Za-z]{1,6}\b)?[ \t]*"
     r"(?:\([^)\n]{0,40}\))?[ \t]*"
-    # clinfo's columns, once runs of spaces are one: "Max work group size 1024", "Local memory size 49152 (48KiB)"
-    r"|(?:Max(?:imum)?|Min(?:imum)?|Total|Local|Global|Preferred|Number|Device|Compute|Warp|Wavefront)\b[^:=\d\n]{1,60}?"
-    r"[ \t]\d[\dxX \t]*(?:\(\d+\s*[KMG]i?B\))?[ \t]*)$",
+    # clinfo's columns
+    rf"|{CLINFO_COLUMN})$",
     re.MULTILINE,
 )
 
@@ -219,7 +218,7 @@ _LINE_FAILURE = re.compile(
 )
 
 
-def _property_line(text: str, start: int) -> bool:
+def property_line(text: str, start: int) -> bool:
     """Whether text[start] is on a line of a property dump or of ptxas's kernel report (_PROPERTY) that states no
     failure of its own."""
     line = text.rfind("\n", 0, start) + 1
@@ -233,7 +232,7 @@ def _accepted(places: _Places, m: re.Match[str], kind: str, v: Vocabulary, entry
     if _source_line(places.text, m.start()) or _option(places.text, m.start()):
         return False
     # (a failing phrase is a failure of its own: "NumSpilledVGPRs: 158" in a kernel's metadata)
-    if kind != "failing" and _property_line(places.text, m.start()):
+    if kind != "failing" and property_line(places.text, m.start()):
         return False
     if kind != "failing" and not _fails(places.text, m.start(), m.end(), r, kind == "strong"):
         return False

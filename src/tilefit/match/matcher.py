@@ -15,7 +15,7 @@ from typing import Literal
 
 from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase
-from tilefit.match.cooccur import per_dimension
+from tilefit.match.cooccur import per_dimension, property_line
 from tilefit.match.literals import Hits, view
 from tilefit.match.normalize import normalize
 from tilefit.match.tally import Tally
@@ -138,10 +138,19 @@ def _raw_candidates(
             where = hits.spans(pattern, a, b)
             for x, y in [(a, b)] if where is None else where:
                 for m in pattern.finditer(text, x, y):
-                    if lo <= m.start() < hi:
+                    if lo <= m.start() < hi and not _joins_a_property(text, m):
                         groups = {k: v for k, v in m.groupdict().items() if v is not None}
                         found.append(_Candidate(entry, m.start(), m.end(), groups, named))
     return found
+
+
+def _joins_a_property(text: str, m: re.Match[str]) -> bool:
+    """Whether a match read across a line break (patterns tolerate a wrapped line) joins a line of a property dump
+    to a failure on a later line: deviceQuery's or clinfo's "Max work group size 1024" is what the device has, and
+    the failure two lines down ("clEnqueueNDRangeKernel failed: CL_INVALID_KERNEL_ARGS") is another one. (Not a
+    failure's line above the sizes it printed, "requested too much L0 scratch memory" above "reqShmemSize = 272",
+    nor two such lines read together: "reqShmemSize = 272" above "maxShmemPerBlock = 0".)"""
+    return "\n" in m.group() and property_line(text, m.start()) and not property_line(text, m.end() - 1)
 
 
 def _disjoint(found: list[_Candidate]) -> list[_Candidate]:

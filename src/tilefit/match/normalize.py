@@ -128,12 +128,21 @@ def normalized(pieces: Iterable[str]) -> Iterator[str]:
         yield lines(_text(pending))
 
 
+# A line of clinfo's columns, once runs of spaces are one: "Max work group size 1024", "Local memory size 49152
+# (48KiB)", "Registers per block (NV) 65536", "Kernel Preferred work group size multiple 64" (no end of line)
+CLINFO_COLUMN = (
+    r"(?:Max(?:imum)?|Min(?:imum)?|Total|Local|Global|Preferred|Number|Device|Compute|Warp|Wavefront|Registers|Kernel"
+    r"|SIMD)\b[^:=\d\n]{1,60}?[ \t]\d[\dxX \t]*(?:\(\d+\s*[KMG]i?B\))?[ \t]*"
+)
+
 # A line break that ends a paragraph or a traceback's frame line ('  File "x.py", line 172, in f'), or starts one,
 # or ends one line of a dump of properties ("Wavefront/Warp size: 32" above "Max workgroup size: 128", "Total amount of
-# shared memory per block: 49152 bytes" above "Maximum number of threads per block: 1024"): not a wrap.
+# shared memory per block: 49152 bytes" above "Maximum number of threads per block: 1024", clinfo's "Max work group
+# size    1024" above "Local memory size    49152 (48KiB)"): not a wrap.
 _HARD_BREAK = re.compile(
     r'\n(?=\n|[ \t]*File ")|(?<=\n)\n|^[^\n]*(?:File "|, line \d+)[^\n]*\n'
-    r"|^[^\n:]{1,60}:[ \t]*\d+(?:[ \t]*[A-Za-z]{1,6})?[ \t]*\n",
+    r"|^[^\n:]{1,60}:[ \t]*\d+(?:[ \t]*[A-Za-z]{1,6})?[ \t]*\n"
+    rf"|^[ \t]*{CLINFO_COLUMN}\n",
     re.MULTILINE,
 )
 
@@ -170,4 +179,4 @@ def normalize(text: str) -> str:
     return "".join(normalized([text]))
 
 
-__all__ = ["normalize", "normalized", "prefix_end", "reflow"]
+__all__ = ["CLINFO_COLUMN", "normalize", "normalized", "prefix_end", "reflow"]
