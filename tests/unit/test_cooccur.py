@@ -686,3 +686,53 @@ def test_explain16_a_property_dump_gives_no_count_of_another_resource() -> None:
 ])
 def test_explain17_max_before_a_count_is_a_capacity(text: str, expected: list[tuple[str, int, int]]) -> None:
     assert _first_on_chip(text) == expected
+
+
+# explain17: wordings and numbers learnt from fresh-75 to 81 (each line is the form, in words of our own)
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # the HSA runtime refusing a dispatch; the ROCr debug agent's queue state (a report's description of the card's
+    # VRAM below keeps the general layer off: the knowledge base must know the wording)
+    ("Callback: Queue 0x7f00 aborting with error : HSA_STATUS_ERROR_OUT_OF_REGISTERS: Kernel has requested more "
+     "VGPRs than are available on this agent code: 0x2d\nAborted (core dumped)\nTotal VRAM 8176 MB, total RAM 32029 MB",
+     "registers", None, None),
+    ("Queue error state in GPU agent: AMD gfx906\nQueue ID: 1234 (Out of VGPRs;)\nTotal VRAM 16368 MB",
+     "registers", None, None),
+    # SYCL's bound per dimension, the three values alike
+    ("RuntimeError: The number of work-items in each dimension of a work-group cannot exceed {512, 512, 512} for "
+     "this device", "threads", None, 512),
+    # a size past what the hardware has, named after it; WebGPU's "workgroup storage"
+    ("On Metal the 8192-entry kernel is past the 32 KB of threadgroup memory the hardware has, so it fails to load.",
+     "shared-memory", None, 32768),
+    ("The workgroup storage limit size is `16384` bytes in this WebGPU implementation, but this isn't enough for the "
+     "tile buffers of the new kernel.", "shared-memory", None, 16384),
+    # a graphics driver is a GPU word; counts where they stand and what the hardware has
+    ("Mesa's vc4 driver now fails register allocation: we're at ~90 registers of pressure, while the hardware only "
+     "has ~64 registers available.", "registers", 90, 64),
+    # a product's factor is no request; a sum stated as one is
+    ("The kernel requires 32 VGPRs x 8 tiles = 256 VGPRs for the cache, plus 96 for the accumulators, totaling ~360 "
+     "VGPRs per lane. RDNA3 has 256 VGPRs per lane, so the compiler spills to scratch.", "registers", 360, 256),
+    # a bound that holds is no failure; another resource's failure after a work-group's size is that resource's
+    ("When no workgroup size is set, the compiler will use too many registers for launches with many threads.",
+     "registers", None, None),
+    ("The buffer overflows the 32KB SLM budget at rank 128, so clBuildProgram fails with CL_OUT_OF_RESOURCES, while "
+     "the block count never exceeds max_work_group_size / rank.", "shared-memory", None, 32768),
+    # AMD's OpenCL compiler out of private resources; CLBlast's code after the call's name
+    ("[OPENCL]: Using device: Tahiti\nError:E013:Insufficient Private Resources!", "registers", None, None),
+    ("CLBlast: OpenCL error: clEnqueueNDRangeKernel: -5", "registers", None, None),
+])
+def test_explain17_wordings(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # a local size unlike the one the kernel was compiled for, not over a limit
+    "what():  The specified local size {1, 1, 64} doesn't match the required work-group size specified in the "
+    "program source {1, 1, 32}",
+    # NVIDIA's OpenCL after an out-of-bounds access
+    "[OPENCL]:CL ERROR:CL_OUT_OF_RESOURCES\n[OPENCL]:CL ERROR:NVIDIA: ILLEGAL READ OR WRITE TO A BUFFER",
+    # a tensor moved to the device: an allocation
+    '  File "convert.py", line 12, in to\n    new = Params(super().to(device=device,\n'
+    "RuntimeError: Native API failed. Native API returns: -5 (PI_ERROR_OUT_OF_RESOURCES)",
+])
+def test_explain17_look_alikes_stay_off_chip(text: str) -> None:
+    assert not _on_chip(text)

@@ -17,7 +17,7 @@ from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase
 from tilefit.match.cooccur import per_dimension, property_line
 from tilefit.match.literals import Hits, view
-from tilefit.match.normalize import normalize
+from tilefit.match.normalize import normalize, prefix_end
 from tilefit.match.tally import Tally
 from tilefit.match.window import CHUNK, CONTEXT, KEYWORD_WINDOW, condense, windows
 from tilefit.targets import TargetSet
@@ -138,7 +138,7 @@ def _raw_candidates(
             where = hits.spans(pattern, a, b)
             for x, y in [(a, b)] if where is None else where:
                 for m in pattern.finditer(text, x, y):
-                    if lo <= m.start() < hi and not _joins_a_property(text, m):
+                    if lo <= m.start() < hi and not _joins_a_property(text, m) and not _in_prefix(text, m):
                         groups = {k: v for k, v in m.groupdict().items() if v is not None}
                         found.append(_Candidate(entry, m.start(), m.end(), groups, named))
     return found
@@ -151,6 +151,13 @@ def _joins_a_property(text: str, m: re.Match[str]) -> bool:
     failure's line above the sizes it printed, "requested too much L0 scratch memory" above "reqShmemSize = 272",
     nor two such lines read together: "reqShmemSize = 272" above "maxShmemPerBlock = 0".)"""
     return "\n" in m.group() and property_line(text, m.start()) and not property_line(text, m.end() - 1)
+
+
+def _in_prefix(text: str, m: re.Match[str]) -> bool:
+    """Whether a match starts in its line's logger prefix or JSON key and reads on into the message: the level word
+    of "(VllmWorker rank=0 pid=1234) ERROR 05-01 12:00:00 [...] Add workgroup size attribute" or the key of
+    '{"error": "Add workgroup size attribute' is no failure of the work-group size."""
+    return m.start() < prefix_end(text, m.start())
 
 
 def _disjoint(found: list[_Candidate]) -> list[_Candidate]:
