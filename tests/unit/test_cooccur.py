@@ -733,6 +733,8 @@ def test_explain17_wordings(text: str, resource: str, required: int | None, limi
     # a tensor moved to the device: an allocation
     '  File "convert.py", line 12, in to\n    new = Params(super().to(device=device,\n'
     "RuntimeError: Native API failed. Native API returns: -5 (PI_ERROR_OUT_OF_RESOURCES)",
+    # a host's limit on a process's threads
+    "ERROR: maximum number of threads per process exceeded (ulimit -u 1024)",
 ])
 def test_explain17_look_alikes_stay_off_chip(text: str) -> None:
     assert not _on_chip(text)
