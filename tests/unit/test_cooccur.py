@@ -738,3 +738,17 @@ def test_explain17_wordings(text: str, resource: str, required: int | None, limi
 ])
 def test_explain17_look_alikes_stay_off_chip(text: str) -> None:
     assert not _on_chip(text)
+
+
+# explain17: a launch's printed block over what any block may have is the cause of "invalid configuration argument",
+# whatever the print says of the grid; a block within it leaves the grid as the likelier cause
+@pytest.mark.parametrize(("text", "expected"), [
+    ("error in my_im2col_cuda: invalid configuration argument\n"
+     "launch arguments: gridDim=(4096, 1, 1), blockDim=(32, 48, 1), shm_size=4096", [("threads", 1536, 1024)]),
+    ("RuntimeError: CUDA error: invalid configuration argument\nkernel config: grid=(64, 1, 1), block=(8, 8, 128)",
+     [("threads", 8192, 1024)]),
+    ("error in my_im2col_cuda: invalid configuration argument\n"
+     "launch arguments: gridDim=(1, 70000, 1), blockDim=(256, 1, 1), shm_size=4096", []),
+])
+def test_explain17_a_printed_block_over_1024_threads(text: str, expected: list[tuple[str, int, int]]) -> None:
+    assert _first_on_chip(text) == expected

@@ -303,6 +303,30 @@ _TRIPLE = re.compile(
     r"[\[({]\s*(\d{1,5})\s*,\s*(\d{1,5})\s*,\s*(\d{1,5})\s*[\])}]|(?<![\w.])(\d{1,5})x(\d{1,5})x(\d{1,5})(?![\w.])"
 )
 _TRIPLE_REACH = 400
+_GRID = re.compile(r"grid\w*\s*[=:]?\s*$", re.IGNORECASE)
+
+
+# A block's extents as a launch prints them: "blockDim=(16, 80, 1)", "block=(32, 32, 2)", "threads: [256, 8, 1]",
+# "local_size=(64, 32, 1)"
+_BLOCK = re.compile(
+    r"\b(?:block_?dim\w*|block|threads(?:_per_block)?|local_?size|local_work_size)\s*[=:]?\s*"
+    r"[\[({]\s*(\d{1,5})\s*,\s*(\d{1,5})\s*,\s*(\d{1,5})\s*[\])}]",
+    re.IGNORECASE,
+)
+# What any CUDA or HIP block may have: 1024 threads, 64 of them in z.
+BLOCK_THREADS, BLOCK_Z = 1024, 64
+
+
+def block_over(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """(threads, bound) of a block printed near text[start:end] that no GPU can launch: more than 1024 threads, or
+    more than 64 in z; None where the launch's block is within them or not printed."""
+    for m in _BLOCK.finditer(text, max(0, start - _TRIPLE_REACH), min(len(text), end + _TRIPLE_REACH)):
+        x, y, z = (int(g) for g in m.groups())
+        if x * y * z > BLOCK_THREADS:
+            return x * y * z, BLOCK_THREADS
+        if z > BLOCK_Z:
+            return z, BLOCK_Z
+    return None
 
 
 def per_dimension(text: str, start: int, end: int, read: tuple[int | None, int | None]) -> tuple[int, int] | None:
@@ -318,7 +342,9 @@ def per_dimension(text: str, start: int, end: int, read: tuple[int | None, int |
     first_end = text.find("\n", end, end + _TRIPLE_REACH)
     second_end = -1 if first_end < 0 else text.find("\n", first_end + 1, end + _TRIPLE_REACH)
     stop = min(len(text), end + _TRIPLE_REACH) if second_end < 0 else second_end
-    triples = [[int(g) for g in t.groups() if g is not None] for t in _TRIPLE.finditer(text, line_start, stop)][:2]
+    # (not a grid's extents: "grid=(64, 1, 1), block=(8, 8, 128)" prints a launch, no request and bound)
+    triples = [[int(g) for g in t.groups() if g is not None] for t in _TRIPLE.finditer(text, line_start, stop)
+               if _GRID.search(text, max(0, t.start() - 12), t.start()) is None][:2]
     if len(triples) < 2 or any(n is not None and n not in triples[0] + triples[1] for n in read):
         return None
     over = [(r, lim) for r, lim in zip(*triples, strict=True) if r > lim]
@@ -355,6 +381,13 @@ def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | N
             break
     if resource == "threads":
         over = per_dimension(text, start, end, (required, limit))
+        if over:
+            return over
+        # a launch's printed block no GPU can run, where the prose states no request: "blockDim=(16, 80, 1)" (the
+        # request only: the bound the runtime applied is the device's, 1024 on CUDA, 256 on many OpenCL devices)
+        block = block_over(text, start, end) if required is None else None
+        if block is not None:
+            required = block[0]
         if over:
             return over
     device = r.device_counts.get(resource)

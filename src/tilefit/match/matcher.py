@@ -15,7 +15,7 @@ from typing import Literal
 
 from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase
-from tilefit.match.cooccur import per_dimension, property_line
+from tilefit.match.cooccur import block_over, per_dimension, property_line
 from tilefit.match.literals import Hits, view
 from tilefit.match.normalize import normalize, prefix_end
 from tilefit.match.tally import Tally
@@ -246,8 +246,11 @@ def _no_context(entry: Entry, hits: Hits) -> bool:
 
 
 def _requirements(
-    text: str, entry: Entry, cands: list[_Candidate], vendor: _Vendor, hits: Hits
+    text: str, entry: Entry, cands: list[_Candidate], vendor: _Vendor, hits: Hits, per_block: bool = False
 ) -> list[_Candidate]:
+    """The hits whose context holds. `per_block`: the entry is a launch error's per-block reading, refining its
+    reading as the grid; a block the log prints over the threads any block may have (block_over) is then the cause,
+    whatever the log says of the grid ("launch arguments: gridDim=(1568, 1, 1), blockDim=(16, 80, 1)")."""
     req = entry.requires
     if not cands:
         return cands
@@ -258,7 +261,14 @@ def _requirements(
                  (req.limit_vendor is not None and vendor.holds(c))]
     if req.none_of and cands:
         spoiler = _Near(text, req.none_of_regexes, _NONE_OF_REACH, hits)
-        cands = [c for c in cands if not spoiler.holds(c)]
+        kept = []
+        for c in cands:
+            if not spoiler.holds(c):
+                kept.append(c)
+            elif per_block and (over := block_over(text, c.start, c.end)) is not None:
+                kept.append(dataclasses.replace(
+                    c, groups={**c.groups, "required": str(over[0]), "limit": str(over[1])}))
+        cands = kept
     return cands
 
 
@@ -334,6 +344,10 @@ def _per_dimension(text: str, m: Match, c: _Candidate, budget: ProseBudget) -> M
     if m.entry.resource != "threads" or not budget.take():
         return m
     over = per_dimension(text, c.start, c.end, (m.required, m.limit))
+    if over is None and m.entry.vendor == "nvidia" and m.limit is None:
+        # CUDA's bound on any block (1024 threads, 64 in z) under a printed block over it: "block=(8, 8, 128)"
+        block = block_over(text, c.start, c.end)
+        over = block if block is not None and m.required in (None, block[0]) else None
     return dataclasses.replace(m, required=over[0], limit=over[1]) if over else m
 
 
@@ -356,7 +370,8 @@ def _hits(text: str, kb: KnowledgeBase, targets: TargetSet, lo: int, hi: int) ->
         if not entry_spans or _no_context(entry, hits):
             continue
         cands = _disjoint(_raw_candidates(text, entry_spans, entry, lo, hi, hits))
-        cands = _requirements(text, entry, cands, vendor, hits)
+        per_block = entry.resource == "threads" and any(kb.get(r).resource == "grid" for r in entry.refines)
+        cands = _requirements(text, entry, cands, vendor, hits, per_block)
         if cands:
             by_entry[entry.id] = cands
             if not entry.fallback and any(_numbered(c) for c in cands):
