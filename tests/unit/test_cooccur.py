@@ -719,6 +719,15 @@ def test_explain17_max_before_a_count_is_a_capacity(text: str, expected: list[tu
     # AMD's OpenCL compiler out of private resources; CLBlast's code after the call's name
     ("[OPENCL]: Using device: Tahiti\nError:E013:Insufficient Private Resources!", "registers", None, None),
     ("CLBlast: OpenCL error: clEnqueueNDRangeKernel: -5", "registers", None, None),
+    # fresh-82 to 85: a bound by its participle and a request by its verb, not the digits that end a name; a bound per
+    # block is not compared with a count per thread; OpenCL's name of a kernel's work-group bound in a Chinese report
+    ("On this Adreno the WGsize is capped to 128, where the kernel attn_f32_f16 required 256, so "
+     "clEnqueueNDRangeKernel fails with CL_INVALID_WORK_GROUP_SIZE.", "threads", 256, 128),
+    ("Each element got a block of 1024 threads; with 90 registers per thread the block asks for more than the 65536 "
+     'registers it can be given and the launch fails with "too many resources requested for launch".',
+     "registers", None, 65536),
+    ("[OpenCL] 该设备的GPU为Adreno 512，CL_KERNEL_WORK_GROUP_SIZE 为 256，之前设置的lws超出此大小",
+     "threads", None, 256),
 ])
 def test_explain17_wordings(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
@@ -733,8 +742,10 @@ def test_explain17_wordings(text: str, resource: str, required: int | None, limi
     # a tensor moved to the device: an allocation
     '  File "convert.py", line 12, in to\n    new = Params(super().to(device=device,\n'
     "RuntimeError: Native API failed. Native API returns: -5 (PI_ERROR_OUT_OF_RESOURCES)",
-    # a host's limit on a process's threads
+    # a host's limit on a process's threads; a host backend's Kokkos team, whatever the build's name says
     "ERROR: maximum number of threads per process exceeded (ulimit -u 1024)",
+    '[CUDA-12.2-NVCC] 3: C++ exception with description "Kokkos::TeamPolicy<OpenMP>: Requested too large team size. '
+    'Requested: 64, Maximum: 16" thrown in the test body.',
 ])
 def test_explain17_look_alikes_stay_off_chip(text: str) -> None:
     assert not _on_chip(text)
