@@ -728,6 +728,15 @@ def test_explain17_max_before_a_count_is_a_capacity(text: str, expected: list[tu
      "registers", None, 65536),
     ("[OpenCL] 该设备的GPU为Adreno 512，CL_KERNEL_WORK_GROUP_SIZE 为 256，之前设置的lws超出此大小",
      "threads", None, 256),
+    # sizes in the sources' own messages (the harvest): a setting that is the subject of the need is no request;
+    # "requires at least N ... bytes ..., got M"; "fit into LDS of size N bytes"; "to at most N bytes"
+    ("Cache lookup_buffer_size=32768 needs 180000 bytes of shared memory to resolve lookups, but the device allows "
+     "166912; lower lookup_buffer_size.", "shared-memory", 180000, 166912),
+    ("attention kernel requires at least 70000 shared-memory bytes per SM, got 49152.", "shared-memory", 70000, 49152),
+    ("HIP: Cannot fit the input tile into LDS of size 65536 bytes even after splitting rows", "shared-memory", None,
+     65536),
+    ("CUDA launch failed: reduce dynamic shared memory in the launch to at most 101376 bytes, or use smaller tiles.",
+     "shared-memory", None, 101376),
 ])
 def test_explain17_wordings(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
@@ -760,6 +769,13 @@ def test_explain17_look_alikes_stay_off_chip(text: str) -> None:
      [("threads", 8192, 1024)]),
     ("error in my_im2col_cuda: invalid configuration argument\n"
      "launch arguments: gridDim=(1, 70000, 1), blockDim=(256, 1, 1), shm_size=4096", []),
+    # a grid over its limit next to a block within it (IREE's words)
+    ("Trying to launch a GPU kernel with grid_dims = (4294967296, 1, 1) block_dims = (128, 1, 1). It is larger than "
+     "the limits.", []),
+    ("Trying to launch a GPU kernel with grid_dims = (16, 1, 1) block_dims = (4096, 1, 1). It is larger than the "
+     "limits.", [("threads", 4096, None)]),
+    # a query of the bound that failed
+    ("OpenCL: Get max workgroup size failed!", []),
 ])
 def test_explain17_a_printed_block_over_1024_threads(text: str, expected: list[tuple[str, int, int]]) -> None:
     assert _first_on_chip(text) == expected

@@ -236,6 +236,8 @@ def _accepted(places: _Places, m: re.Match[str], kind: str, v: Vocabulary, entry
         return False
     if kind != "failing" and not _fails(places.text, m.start(), m.end(), r, kind == "strong"):
         return False
+    if v.resource == "threads" and block_within(places.text, m.start(), m.end()):
+        return False
     if v.needs is not None and not places.near((v.needs,), m.start(), m.end(), r.context_reach):
         return False
     if kind != "strong" and not places.near((r.context,), m.start(), m.end(), r.context_reach):
@@ -327,6 +329,19 @@ def block_over(text: str, start: int, end: int) -> tuple[int, int] | None:
         if z > BLOCK_Z:
             return z, BLOCK_Z
     return None
+
+
+_GRID_TRIPLE = re.compile(
+    r"\bgrid\w*\s*[=:]?\s*[\[({]\s*\d{1,12}\s*,\s*\d{1,12}\s*,\s*\d{1,12}\s*[\])}]", re.IGNORECASE)
+
+
+def block_within(text: str, start: int, end: int) -> bool:
+    """Whether a launch printed near text[start:end] shows its grid and a block that any GPU can run ("grid_dims =
+    (2147483648, 1, 1) block_dims = (256, 1, 1). It is larger than the limits."): what is over is the grid."""
+    lo, hi = max(0, start - _TRIPLE_REACH), min(len(text), end + _TRIPLE_REACH)
+    blocks = [tuple(int(g) for g in m.groups()) for m in _BLOCK.finditer(text, lo, hi)]
+    return (bool(blocks) and _GRID_TRIPLE.search(text, lo, hi) is not None
+            and all(x * y * z <= BLOCK_THREADS and z <= BLOCK_Z for x, y, z in blocks))
 
 
 def per_dimension(text: str, start: int, end: int, read: tuple[int | None, int | None]) -> tuple[int, int] | None:
