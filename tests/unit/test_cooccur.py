@@ -779,3 +779,36 @@ def test_explain17_look_alikes_stay_off_chip(text: str) -> None:
 ])
 def test_explain17_a_printed_block_over_1024_threads(text: str, expected: list[tuple[str, int, int]]) -> None:
     assert _first_on_chip(text) == expected
+
+
+# explain17: messages from the sources of HPC, kernel and OpenCL/graphics projects (harvest 6), in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # Kokkos' check before it named the shared memory (kokkos#7399: a reducer too large for a HIP reduce)
+    ("Kokkos::Impl::ParallelReduce< HIP > could not find a valid execution configuration.", "shared-memory", None,
+     None),
+    ("GPU kernel launch: required shared memory size 150000 exceed max shared memory size of current gpu arch 101376",
+     "shared-memory", 150000, 101376),
+    ("cupy filter: inadequate shared memory available on this GPU for the kernel", "shared-memory", None, None),
+    ("CLBlast: -54 (512 is larger than 256)", "threads", 512, 256),
+    ("CLBlast: -2046", "shared-memory", None, None),
+    ("OPENCL_V< CLFFT_OUT_OF_RESOURCES > (659): clEnqueueNDRangeKernel failed", "registers", None, None),
+    ("The total number of invocations within a work group exceeds MAX_COMPUTE_WORK_GROUP_INVOCATIONS.", "threads",
+     None, None),
+    ("ERROR: 0:3: 'local_size_x' : invalid value: Value must be at least 1 and no greater than 1024", "threads", None,
+     1024),
+    ("Assertion exception (csrc/kernels/intranode.cu:698): num_threads <= 1024", "threads", None, 1024),
+])
+def test_explain17_harvest6(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # a shape rule, a count that must be positive, a feature another backend has
+    "Cuda::single_block_reduce requires power-of-two blockDim",
+    "The number of threads per block must be > 0",
+    "requested shared memory for deposition, but shared memory is only available for CUDA or HIP",
+    # "reduce" in a path's or name's segment is no failure of the info line under it
+    '  File "/opt/lib/comm/reduce_scatter/kernel_perf.cu", line 10\nnum_threads:1024 with shared memory size: 0',
+])
+def test_explain17_harvest6_look_alikes(text: str) -> None:
+    assert not _on_chip(text)
