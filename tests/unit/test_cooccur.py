@@ -776,6 +776,11 @@ def test_explain17_look_alikes_stay_off_chip(text: str) -> None:
      "limits.", [("threads", 4096, None)]),
     # a query of the bound that failed
     ("OpenCL: Get max workgroup size failed!", []),
+    # a launch's print (TileLang's form): the block over what any block may have is the cause, not the memory beside
+    # it; a size of none is no shortage
+    ("Launch failed: CUDA_ERROR_INVALID_VALUE\n grid=(32,1,1),  block=(1536,1,1) dyn_smem_bytes=32768",
+     [("threads", 1536, None)]),
+    ("Launch failed: CUDA_ERROR_INVALID_VALUE\n grid=(32,1,1),  block=(256,1,1) dyn_smem_bytes=0", []),
 ])
 def test_explain17_a_printed_block_over_1024_threads(text: str, expected: list[tuple[str, int, int]]) -> None:
     assert _first_on_chip(text) == expected

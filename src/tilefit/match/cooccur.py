@@ -185,6 +185,7 @@ def _source_line(text: str, start: int) -> bool:
 
 
 _OPTION = re.compile(r"--?[A-Za-z]")
+_ZERO = re.compile(r"\w*[ \t]*[=:][ \t]*0(?![\d.,]|[ \t]*[xX*])")
 # A line of a dump of a device's properties (deviceQuery's "Total amount of shared memory per block: 49152 bytes",
 # clinfo's "Max work group size        1024", a "Key = value" line) or ptxas's report of a kernel ("ptxas info    :
 # Used 255 registers, 98304 bytes smem"): what the device has or a kernel uses, stated without a failure; the
@@ -231,6 +232,9 @@ def property_line(text: str, start: int) -> bool:
 def _accepted(places: _Places, m: re.Match[str], kind: str, v: Vocabulary, entry: Entry, r: Rules) -> bool:
     if _source_line(places.text, m.start()) or _option(places.text, m.start()):
         return False
+    # (a size of none is no shortage: "dyn_smem_bytes=0", "shared memory size: 0")
+    if _ZERO.match(places.text, m.end()) is not None:
+        return False
     # (a failing phrase is a failure of its own: "NumSpilledVGPRs: 158" in a kernel's metadata)
     if kind != "failing" and property_line(places.text, m.start()):
         return False
@@ -272,7 +276,14 @@ def _infer_piece(text: str, kb: KnowledgeBase) -> Inference | None:
         found = [i for v in r.vocabulary if v.entry in entries and v.last == last
                  for i in [_first(places, v, entries[v.entry], r)] if i is not None]
         if found:
-            return min(found, key=lambda i: i.start)
+            first = min(found, key=lambda i: i.start)
+            # a launch's print with a block no GPU can run ("grid=(64,1,1), block=(2048,1,1) dyn_smem_bytes=49152")
+            # failed for its block, whatever memory it names beside it
+            threads = entries.get("generic/threads-per-block")
+            if (threads is not None and first.entry.resource != "threads"
+                    and block_over(text, first.start, first.end) is not None):
+                return Inference(threads, first.start, first.end)
+            return first
     return None
 
 

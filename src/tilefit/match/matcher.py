@@ -351,6 +351,18 @@ def _per_dimension(text: str, m: Match, c: _Candidate, budget: ProseBudget) -> M
     return dataclasses.replace(m, required=over[0], limit=over[1]) if over else m
 
 
+def _block_cause(text: str, m: Match, c: _Candidate, threads: Entry | None) -> Match:
+    """A launch failure read as another on-chip resource by inference, whose print shows a block no GPU can run
+    ("launch failed: CUDA_ERROR_INVALID_VALUE grid=(64,1,1), block=(2048,1,1) dyn_smem_bytes=49152"), failed for
+    its block: `threads` (the general threads entry), with the block's threads as the request."""
+    if threads is None or not m.entry.on_chip or m.entry.resource == "threads" or m.confidence == "exact":
+        return m
+    over = block_over(text, c.start, c.end)
+    if over is None:
+        return m
+    return dataclasses.replace(m, entry=threads, required=over[0], limit=None, confidence="inferred")
+
+
 def _hits(text: str, kb: KnowledgeBase, targets: TargetSet, lo: int, hi: int) -> list[_Candidate]:
     """Every hit of every entry that starts in text[lo:hi], after overlaps, requirements and refinements."""
     lower = view(text)
@@ -409,7 +421,9 @@ def match_window(
         counts[key] = counts.get(key, 0) + n
         firsts.setdefault(key, (c, at))
     found = ((k, c, _to_match(source, c, offset + at - c.start)) for k, (c, at) in firsts.items())
-    read = ((k, c, _per_dimension(source, _with_prose_numbers(source, m, c, budget), c, budget)) for k, c, m in found)
+    threads = next((e for e in kb if e.id == "generic/threads-per-block"), None)
+    read = ((k, c, _block_cause(source, _per_dimension(source, _with_prose_numbers(source, m, c, budget), c, budget),
+                                c, threads)) for k, c, m in found)
     matches = (dataclasses.replace(m, count=counts[k]) for k, c, m in read)
     return [m for m in matches if _plausible(m)]
 
