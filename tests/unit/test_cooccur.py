@@ -807,11 +807,34 @@ def test_explain17_harvest6(text: str, resource: str, required: int | None, limi
     assert _first_on_chip(text) == [(resource, required, limit)]
 
 
+# explain17: fresh-86 (the newest threads) and the seventh harvest (renderers, miners, OpenCL tools)
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("Metal kernels crash on the M1 Pro (threadgroup 1024 > 768), so they fall back to the standard path.",
+     "threads", 1024, 768),
+    # setmaxnreg's register budgets of warpgroups; "shmem requirements"
+    ("cutlass kernel hangs at warpgroup_reg_alloc<240>() on the H100 after the launch-bounds change", "registers",
+     None, None),
+    ("[cutedsl] flash-bwd: balance the setmaxnreg budgets (fixes the hang on fresh compiles)", "registers", None,
+     None),
+    ("works on A100 but not on the RTX A5000 due to shmem requirements of the CUTLASS kernel", "shared-memory", None,
+     None),
+    # gpuowl's -5 after its name; ccminer's 701 tagged with the API; Metal's threadgroup memory with a hyphen
+    ("Exception gpu_error: OUT_OF_RESOURCES (-5) fftHin at src/clwrap.cpp:319 run", "registers", None, None),
+    ("CUDA error DRIVER: '701' in func 'scan_context' line 1200", "registers", None, None),
+    ("bucket_count=16384 exceeds the stable threadgroup-memory path on Metal.", "shared-memory", None, None),
+])
+def test_explain17_fresh86_and_harvest7(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
 @pytest.mark.parametrize("text", [
     # a shape rule, a count that must be positive, a feature another backend has
     "Cuda::single_block_reduce requires power-of-two blockDim",
     "The number of threads per block must be > 0",
     "requested shared memory for deposition, but shared memory is only available for CUDA or HIP",
+    # failed queries of the bound
+    "Error: getting the maximum work-group size is not supported by the device",
+    "Error -30: Failed to clGetDeviceInfo when trying to get CL_DEVICE_MAX_WORK_GROUP_SIZE",
     # "reduce" in a path's or name's segment is no failure of the info line under it
     '  File "/opt/lib/comm/reduce_scatter/kernel_perf.cu", line 10\nnum_threads:1024 with shared memory size: 0',
 ])
