@@ -827,12 +827,29 @@ def test_explain17_fresh86_and_harvest7(text: str, resource: str, required: int 
     assert _first_on_chip(text) == [(resource, required, limit)]
 
 
+# explain17: the seventh harvest's kernel libraries and portability layers (alpaka, cuVS, BladeDISC, SYCL-TLA,
+# XeTLA), in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("The given work division is not valid or not supported by the device of type AccGpuCudaRt<3,unsigned int>!",
+     "threads", None, None),
+    ("search kernel: block_size cannot be larger than max_block size 1024", "threads", None, 1024),
+    ("GPU failed with 701 in LaunchKernel", "registers", None, None),
+    # a device's size by its label, what a kernel has in parentheses, a bound after "should be less than"
+    ("gemm test: hardware smem_size: 131072, required smem_size: 163840", "shared-memory", 163840, 131072),
+    ("topk fallback requires >=128KB smem per block (have 101376).", "shared-memory", 131072, 101376),
+    ("SYCL kernel: The local memory size should be less than 64KB!", "shared-memory", None, 65536),
+])
+def test_explain17_harvest7(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
 @pytest.mark.parametrize("text", [
     # a shape rule, a count that must be positive, a feature another backend has
     "Cuda::single_block_reduce requires power-of-two blockDim",
     "The number of threads per block must be > 0",
     "requested shared memory for deposition, but shared memory is only available for CUDA or HIP",
-    # failed queries of the bound
+    # a work-group larger than the whole range; failed queries of the bound
+    "Work group size larger than global size",
     "Error: getting the maximum work-group size is not supported by the device",
     "Error -30: Failed to clGetDeviceInfo when trying to get CL_DEVICE_MAX_WORK_GROUP_SIZE",
     # "reduce" in a path's or name's segment is no failure of the info line under it
