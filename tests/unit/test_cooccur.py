@@ -834,6 +834,7 @@ def test_explain17_fresh86_and_harvest7(text: str, resource: str, required: int 
      "threads", None, None),
     ("search kernel: block_size cannot be larger than max_block size 1024", "threads", None, 1024),
     ("GPU failed with 701 in LaunchKernel", "registers", None, None),
+    ("CUDA Runtime failure: '#701'", "registers", None, None),
     # a device's size by its label, what a kernel has in parentheses, a bound after "should be less than"
     ("gemm test: hardware smem_size: 131072, required smem_size: 163840", "shared-memory", 163840, 131072),
     ("topk fallback requires >=128KB smem per block (have 101376).", "shared-memory", 131072, 101376),
@@ -843,13 +844,27 @@ def test_explain17_harvest7(text: str, resource: str, required: int | None, limi
     assert _first_on_chip(text) == [(resource, required, limit)]
 
 
+# explain17: the eighth harvest (hand-written CUDA kernels, vllm-ascend): an Ascend NPU's unified buffer and L1/L0
+# buffers are its cores' on-chip scratchpads (read as shared memory where the NPU is named); labelled sizes
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("[vllm-ascend] rope tiling: D is too big to load in ub, ubSize is 196608 bytes, loading requires 262144 bytes.",
+     "shared-memory", 262144, 196608),
+    ("csrc/ops/block_mmad.hpp:153:5: error: static assertion failed: L1TileShape exceeding the L1 space! (torch_npu, "
+     "Ascend 910B)", "shared-memory", None, None),
+    ("GPU kernel: Max shared memory: 49152, requested shared memory: 98304", "shared-memory", 98304, 49152),
+])
+def test_explain17_harvest8(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
 @pytest.mark.parametrize("text", [
     # a shape rule, a count that must be positive, a feature another backend has
     "Cuda::single_block_reduce requires power-of-two blockDim",
     "The number of threads per block must be > 0",
     "requested shared memory for deposition, but shared memory is only available for CUDA or HIP",
-    # a work-group larger than the whole range; failed queries of the bound
+    # a work-group larger than the whole range; an Ascend buffer's event IDs; failed queries of the bound
     "Work group size larger than global size",
+    "[vllm-ascend] L1 Buffer overflow: Exceeds the supported range of EVENT(0~7)",
     "Error: getting the maximum work-group size is not supported by the device",
     "Error -30: Failed to clGetDeviceInfo when trying to get CL_DEVICE_MAX_WORK_GROUP_SIZE",
     # "reduce" in a path's or name's segment is no failure of the info line under it
