@@ -852,6 +852,9 @@ def test_explain17_harvest7(text: str, resource: str, required: int | None, limi
     ("csrc/ops/block_mmad.hpp:153:5: error: static assertion failed: L1TileShape exceeding the L1 space! (torch_npu, "
      "Ascend 910B)", "shared-memory", None, None),
     ("GPU kernel: Max shared memory: 49152, requested shared memory: 98304", "shared-memory", 98304, 49152),
+    # Level Zero's validation layer prints the call with its group size
+    ("ERROR (ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION) in zeKernelSetGroupSize(hKernel=0x55d4c8e2a0f0, "
+     "groupSizeX=4096, groupSizeY=1, groupSizeZ=1)", "threads", 4096, None),
 ])
 def test_explain17_harvest8(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
