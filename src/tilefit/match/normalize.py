@@ -151,10 +151,19 @@ _HARD_BREAK = re.compile(
 _JSON_KEY = re.compile(r'[ ]*[{\[]?[ ]*"[\w ]{1,24}"[ ]*:[ ]*"?')
 
 
+# How far back a line's start is looked for: a prefix is far shorter, and a longer look would make each call on a log
+# of one huge line cost the line's length.
+_PREFIX_REACH = 4096
+
+
 def prefix_end(text: str, pos: int) -> int:
     """Where the logger prefix of the line holding text[pos] ends, or a JSON field's name that starts the line (the
-    line's start where it has neither)."""
-    start = text.rfind("\n", 0, pos) + 1
+    line's start where it has neither; where the line starts more than _PREFIX_REACH before pos, no prefix reaches
+    pos and the position that far back is returned)."""
+    lo = max(0, pos - _PREFIX_REACH)
+    start = text.rfind("\n", lo, pos) + 1
+    if start == 0 and lo > 0:
+        return lo
     if text[start:start + 1] in _PREFIX_START or "| " in text[start:start + 72]:
         m = _PREFIX.match(text, start)
         start = start if m is None else m.end()
