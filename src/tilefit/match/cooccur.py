@@ -222,9 +222,13 @@ _LINE_FAILURE = re.compile(
 def property_line(text: str, start: int) -> bool:
     """Whether text[start] is on a line of a property dump or of ptxas's kernel report (_PROPERTY) that states no
     failure of its own."""
-    line = text.rfind("\n", 0, start) + 1
-    end = text.find("\n", start)
-    end = len(text) if end < 0 else end
+    # (bounded either side: a property line is short, and a log may be one huge line)
+    lo = max(0, start - 300)
+    line = text.rfind("\n", lo, start) + 1
+    if line == 0 and lo > 0:
+        return False
+    end = text.find("\n", start, start + 301)
+    end = min(len(text), start + 301) if end < 0 else end
     return (end - line <= 300 and _PROPERTY.match(text, line, end) is not None
             and _LINE_FAILURE.search(text, line, end) is None)
 
@@ -232,7 +236,7 @@ def property_line(text: str, start: int) -> bool:
 def _accepted(places: _Places, m: re.Match[str], kind: str, v: Vocabulary, entry: Entry, r: Rules) -> bool:
     if _source_line(places.text, m.start()) or _option(places.text, m.start()):
         return False
-    # (a size of none is no shortage: "dyn_smem_bytes=0", "shared memory size: 0")
+    # (a size of none is no shortage: "dyn_smem_bytes=0")
     if _ZERO.match(places.text, m.end()) is not None:
         return False
     # (a failing phrase is a failure of its own: "NumSpilledVGPRs: 158" in a kernel's metadata)
@@ -414,8 +418,6 @@ def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | N
         block = block_over(text, start, end) if required is None else None
         if block is not None:
             required = block[0]
-        if over:
-            return over
     device = r.device_counts.get(resource)
     if limit is None and device is not None:
         m = device.search(text, max(0, start - r.device_reach), end + r.device_reach)
