@@ -860,6 +860,19 @@ def test_explain17_harvest8(text: str, resource: str, required: int | None, limi
     assert _first_on_chip(text) == [(resource, required, limit)]
 
 
+# explain17: the ninth harvest (a GPU database, emulators, ML compilers and DSLs), in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("GPU kernel: Failed to set max dynamic shared size to 114688 bytes (Error code: 1)", "shared-memory", 114688,
+     None),
+    ("CUDA block size should be less or equal to 1024", "threads", None, 1024),
+    ("L0 error: group size dimension is not valid for the kernel or device", "threads", None, None),
+    ("CM-ERROR: CM_EXCEED_MAX_SLM_SIZE kernel.cc 103", "shared-memory", None, None),
+    ("CM-ERROR: CM_INVALID_KERNEL_SPILL_CODE executor.cc 120 (kernel on the Intel GPU)", "registers", None, None),
+])
+def test_explain17_harvest9(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
 @pytest.mark.parametrize("text", [
     # a shape rule, a count that must be positive, a feature another backend has
     "Cuda::single_block_reduce requires power-of-two blockDim",
@@ -867,6 +880,9 @@ def test_explain17_harvest8(text: str, resource: str, required: int | None, limi
     "requested shared memory for deposition, but shared memory is only available for CUDA or HIP",
     # a work-group larger than the whole range; an Ascend buffer's event IDs; failed queries of the bound
     "Work group size larger than global size",
+    # an emulator's guest memory; Vulkan's and OpenCL's device-local memory (device memory)
+    "An error occurred while mapping shared memory in guest: Cannot allocate memory (GPU emulation)",
+    "OpenCL: Unable to allocate device-local memory: CL_OUT_OF_RESOURCES",
     "[vllm-ascend] L1 Buffer overflow: Exceeds the supported range of EVENT(0~7)",
     "Error: getting the maximum work-group size is not supported by the device",
     "Error -30: Failed to clGetDeviceInfo when trying to get CL_DEVICE_MAX_WORK_GROUP_SIZE",
