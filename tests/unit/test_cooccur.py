@@ -873,6 +873,18 @@ def test_explain17_harvest9(text: str, resource: str, required: int | None, limi
     assert _first_on_chip(text) == [(resource, required, limit)]
 
 
+# explain17: the tenth harvest (FBGEMM, CUDA's library samples, ccv, WebGPU's samples), in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("GPU solver: Skipping BPC=4: requires 200704 bytes/block shared memory, device limit is 166912.",
+     "shared-memory", 200704, 166912),
+    ("[src/attn/flash.cu:203]:CUDA - Error: 701", "registers", None, None),
+    ("This demo cannot run on this system. maxComputeInvocationsPerWorkgroup is 256, and this demo requires at least "
+     "512.", "threads", 512, 256),
+])
+def test_explain17_harvest10(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
 @pytest.mark.parametrize("text", [
     # a shape rule, a count that must be positive, a feature another backend has
     "Cuda::single_block_reduce requires power-of-two blockDim",
@@ -880,6 +892,9 @@ def test_explain17_harvest9(text: str, resource: str, required: int | None, limi
     "requested shared memory for deposition, but shared memory is only available for CUDA or HIP",
     # a work-group larger than the whole range; an Ascend buffer's event IDs; failed queries of the bound
     "Work group size larger than global size",
+    # a launch's total threads over 2^32 (FBGEMM's HIP check), not a block's
+    "[jagged_bmm_kernel] [grid dim 8388608 x 1 x 1] [block dim 1024 x 1 x 1]: Total number of threads 8589934592 is "
+    "greater than the HIP limit of 2^32",
     # an emulator's guest memory; Vulkan's and OpenCL's device-local memory (device memory)
     "An error occurred while mapping shared memory in guest: Cannot allocate memory (GPU emulation)",
     "OpenCL: Unable to allocate device-local memory: CL_OUT_OF_RESOURCES",
