@@ -283,7 +283,7 @@ def _infer_piece(text: str, kb: KnowledgeBase) -> Inference | None:
             first = min(found, key=lambda i: i.start)
             # a launch's print with a block no GPU can run ("grid=(64,1,1), block=(2048,1,1) dyn_smem_bytes=49152")
             # failed for its block, whatever memory it names beside it
-            threads = entries.get("generic/threads-per-block")
+            threads = entries.get(THREADS_ENTRY)
             if (threads is not None and first.entry.resource != "threads"
                     and block_over(text, first.start, first.end) is not None):
                 return Inference(threads, first.start, first.end)
@@ -332,6 +332,8 @@ _BLOCK = re.compile(
 )
 # What any CUDA or HIP block may have: 1024 threads, 64 of them in z.
 BLOCK_THREADS, BLOCK_Z = 1024, 64
+# The entry a launch whose printed block no GPU can run is reported with (here and by the matcher).
+THREADS_ENTRY = "generic/threads-per-block"
 
 
 def block_over(text: str, start: int, end: int) -> tuple[int, int] | None:

@@ -15,7 +15,7 @@ from typing import Literal
 
 from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase
-from tilefit.match.cooccur import block_over, per_dimension, property_line
+from tilefit.match.cooccur import THREADS_ENTRY, block_over, per_dimension, property_line
 from tilefit.match.literals import Hits, view
 from tilefit.match.normalize import normalize, prefix_end
 from tilefit.match.tally import Tally
@@ -421,7 +421,7 @@ def match_window(
         counts[key] = counts.get(key, 0) + n
         firsts.setdefault(key, (c, at))
     found = ((k, c, _to_match(source, c, offset + at - c.start)) for k, (c, at) in firsts.items())
-    threads = next((e for e in kb if e.id == "generic/threads-per-block"), None)
+    threads = next((e for e in kb if e.id == THREADS_ENTRY), None)
     read = ((k, c, _block_cause(source, _per_dimension(source, _with_prose_numbers(source, m, c, budget), c, budget),
                                 c, threads)) for k, c, m in found)
     matches = (dataclasses.replace(m, count=counts[k]) for k, c, m in read)
