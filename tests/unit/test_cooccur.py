@@ -906,3 +906,29 @@ def test_explain17_harvest10(text: str, resource: str, required: int | None, lim
 ])
 def test_explain17_harvest6_look_alikes(text: str) -> None:
     assert not _on_chip(text)
+
+
+# explain18: the eleventh harvest (a GPU simulator, JVM and .NET GPU runtimes, MXNet), in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("Simulator uArch: ERROR ** Kernel requires more resources than shader has.", "registers", None, None),
+    ("Execution error: Shader kernel CTA (block) size is too large for microarch config.\n"
+     "       CTA size (x*y*z) = 1280, max supported = 1024", "threads", 1280, 1024),
+    ("[JNI] ERROR : clEnqueueNDRangeKernel -> Returned: -54", "threads", None, None),
+    ("[JNI] ERROR : clEnqueueNDRangeKernel -> Returned: -5", "registers", None, None),
+    ("java.lang.Error: failed guarantee: local allocation is too large for device", "shared-memory", None, None),
+    ("Invalid group dimensions (1536, 1, 1) (exceeds maximum (1024, 1024, 64))", "threads", 1536, 1024),
+    ("Not supported total group size. The total group size must be <= the number of available threads (512)",
+     "threads", None, 512),
+    ("too large launch parameter: LayerNorm[64,1], [4096,1,1]", "threads", 4096, None),
+])
+def test_explain18_harvest11(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # MXNet's same words for a grid above 65535 blocks: the block is small
+    "too large launch parameter: ReduceKernel[90000,1], [256,1,1]",
+    "Invalid grid dimensions (70000, 70000, 70000) (exceeds maximum (65535, 65535, 65535))",
+])
+def test_explain18_harvest11_look_alikes(text: str) -> None:
+    assert not _on_chip(text)
