@@ -19,6 +19,9 @@
 - fresh-30 to fresh-36 (issue 13, explain12): seven more, fresh-30 to 33 blind on ed135a9 (16/21, 22/28, 32/41,
   21/22), fresh-34 to 36 on 0bc42fb (20/25, 21/31, 16/20), fresh-37 and 38 on f142095's matching (18/20, 17/27),
   fresh-39 on 7d33825 (15/16).
+- fresh-75 to fresh-86 (explain17) and fresh-87 to fresh-93 (explain18): blind 178/220 and 119/138 (BENCHMARKS.md,
+  "Fresh batches 75-86" and "Fresh batches 87-93"), each batch committed with its blind result before anything was
+  learnt from it.
 
 These tests keep that: each batch is fresh and labelled, its rate does not fall, and no look-alike is read on chip.
 """
@@ -288,6 +291,124 @@ BATCHES = [
     }), max_lookalike_share=0.6),
     # Triton kernel libraries beyond the LLM servers (blind 13/15)
     Batch(74, 15, 15 / 15, max_lookalike_share=0.75),
+    # non-English context (blind 16/17)
+    Batch(75, 17, 17 / 17, max_lookalike_share=0.95),
+    # Intel, Apple, WebGPU (blind 10/15)
+    Batch(76, 15, 15 / 15, max_lookalike_share=0.5),
+    # ML compilers and runtimes (blind 14/17)
+    Batch(77, 17, 16 / 17, frozenset({
+        # a register allocator's crash told in prose, no failure words
+        "https://github.com/intel/intel-graphics-compiler/issues/421",
+    }), max_lookalike_share=0.5),
+    # JAX, Pallas, TPU (blind 17/20)
+    Batch(78, 20, 17 / 20, frozenset({
+        # XLA's OOM report cut before its header: only "Allocation type: scoped"
+        "https://github.com/huggingface/transformers/pull/3702",
+        # TMEM column offsets past 512 in a fix's prose; the failure is CUDA_ERROR_LAUNCH_FAILED
+        "https://github.com/openxla/xla/pull/40118",
+        # "fewer threads per block in register-intensive operations": read as threads
+        "https://github.com/flatironinstitute/jax-finufft/pull/47",
+    }), max_lookalike_share=0.7),
+    # Stack Overflow, forums (blind 12/14)
+    Batch(79, 14, 14 / 14, max_lookalike_share=0.5),
+    # end-user OpenCL and shader apps, miners (blind 22/27)
+    Batch(80, 27, 25 / 27, frozenset({
+        # a title's OutOfResources and CL_KERNEL_WORK_GROUP_SIZE advice, no failing launch
+        "https://github.com/117HD/RLHD/issues/598",
+        # device memory first, then a -54 the thread does not explain
+        "https://github.com/hashcat/hashcat/issues/416",
+    }), max_lookalike_share=0.85),
+    # Triton and CUDA libraries, 2025-2026 (blind 14/19)
+    Batch(81, 19, 15 / 19, frozenset({
+        # the 65,536 registers per block stated far from the 701 message
+        "https://github.com/pytorch/pytorch/pull/195870",
+        # a bare OutOfResources read as shared memory; the PR is about num_warps
+        "https://github.com/pytorch/helion/pull/1368",
+        # a diff's comments give the sizes; the 128 KB default only in prose
+        "https://github.com/sgl-project/sglang/pull/28518",
+        # a review's VGPR table; the 128 cap stated in words
+        "https://github.com/ROCm/aiter/pull/5632",
+    }), max_lookalike_share=0.55),
+    # pull requests quoting on-chip failures (blind 17/20)
+    Batch(82, 20, 17 / 20, frozenset({
+        # the request stated only as a range of tile sizes
+        "https://github.com/teenygrad/teenygrad/pull/33",
+        # the 262,144 bytes beyond the prose rules' reach of the LDS words
+        "https://github.com/ROCm/tritonBLAS/pull/87",
+        # the request in a Markdown table's cell
+        "https://github.com/kryptic-sh/infr/pull/3",
+    })),
+    # mobile and small GPUs (blind 25/28)
+    Batch(83, 28, 27 / 28, frozenset({
+        # CL_INVALID_WORK_GROUP_SIZE whose cause (GRF per thread) is only in prose
+        "https://github.com/openvinotoolkit/openvino/pull/35072",
+    }), max_lookalike_share=0.75),
+    # compiler backends, shader toolchains (blind 13/15)
+    Batch(84, 15, 13 / 15, frozenset({
+        # "32*32=1024" threads against 512 in a maintainer's sentence
+        "https://github.com/diku-dk/futhark/issues/335",
+        # a feature request that says kernels crash on too much local memory
+        "https://github.com/diku-dk/futhark/issues/484",
+    })),
+    # GPU code outside Python ML (blind 7/10)
+    Batch(85, 10, 9 / 10, frozenset({
+        # the excerpt is cut before Kokkos' message
+        "https://github.com/trilinos/Trilinos/issues/9272",
+    })),
+    # the newest threads (blind 11/18)
+    Batch(86, 18, 15 / 18, frozenset({
+        # "local buffers of size 2**14": a power written as code
+        "https://github.com/tinygrad/tinygrad/pull/3322",
+        # ptxas C7508 (setmaxnreg ignored) is advice, not a failure
+        "https://github.com/NVIDIA/cutlass/pull/3618",
+        # PI_ERROR_OUT_OF_RESOURCES in shared-memory tests; the author blames the CPU runtime
+        "https://github.com/alpaka-group/alpaka/pull/2140",
+    }), max_lookalike_share=0.5),
+    # OpenMP/OpenACC offload and HPC compilers (blind 11/14)
+    Batch(87, 14, 13 / 14, frozenset({
+        # a kernel resource report with 35 KB of scratch per lane (a dynamic stack)
+        "https://github.com/llvm/llvm-project/issues/203890",
+    }), max_lookalike_share=0.5),
+    # quantization and attention kernels on consumer GPUs (blind 21/23)
+    Batch(88, 23, 21 / 23, frozenset({
+        # Turing's 64KB among other GPUs' sizes in one sentence
+        "https://github.com/Dao-AILab/flash-attention/issues/787",
+        # "small shared memory size (99kb per sm)": a capacity per SM
+        "https://github.com/flashinfer-ai/flashinfer/pull/814",
+    }), max_lookalike_share=0.7),
+    # forum and blog pages (blind 9/10)
+    Batch(89, 10, 9 / 10, frozenset({
+        # blockDim.z's 64 against a 128 in prose
+        "https://github.com/ahrefs/ocannl/issues/679",
+    })),
+    # AMD beyond the datacenter (blind 11/12)
+    Batch(90, 12, 11 / 12, frozenset({
+        # VK_ERROR_INITIALIZATION_FAILED; shared memory only in the title
+        "https://github.com/iree-org/iree/issues/12523",
+    }), max_lookalike_share=0.7),
+    # GPU code outside Python (blind 23/27)
+    Batch(91, 27, 24 / 27, frozenset({
+        # CUDA_ERROR_INVALID_VALUE for "too many resources": read as registers
+        "https://github.com/tracel-ai/cubecl/pull/1164",
+        # a 65535 bound above any threadgroup
+        "https://github.com/WebKit/WebKit/pull/21349",
+        # 256 stated as "workgroup sizes that total 256 workgroup items"
+        "https://github.com/SaschaWillems/Vulkan/issues/348",
+    }), max_lookalike_share=0.75),
+    # scientific and medical GPU software (blind 18/22)
+    Batch(92, 22, 19 / 22, frozenset({
+        # "Failed to set CUDA shm size" with named symbol not found (a missing kernel)
+        "https://github.com/pyscf/gpu4pyscf/issues/595",
+        # a bare invalid configuration argument (a grid's, by default)
+        "https://github.com/3dem/relion/issues/371",
+        # a bare invalid configuration argument (a grid's, by default)
+        "https://github.com/kokkos/kokkos/issues/1461",
+    }), max_lookalike_share=0.45),
+    # CI, build and autotuning logs (blind 26/30)
+    Batch(93, 30, 29 / 30, frozenset({
+        # "too many features, only 12,288 allowed": a count of columns
+        "https://github.com/NVIDIA/cuml/issues/3336",
+    })),
 ]
 
 

@@ -932,3 +932,33 @@ def test_explain18_harvest11(text: str, resource: str, required: int | None, lim
 ])
 def test_explain18_harvest11_look_alikes(text: str) -> None:
     assert not _on_chip(text)
+
+
+# explain18: what fresh-87 to 93 taught, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # a number the reporter elided
+    ("-O1 is needed to get past a HIP out of memory error: `error: local memory (XXX) exceeds limit (65536)`",
+     "shared-memory", None, 65536),
+    # a bare "k" right before the memory's name
+    ("The 3D spreader fails in double precision; is this the 48k shared memory limit of the GPU?", "shared-memory",
+     None, 49152),
+    # Triton's class name cut by whoever pasted it
+    ("[1/0] Runtime error during autotuning:\nNo valid triton configs. OutOfResou...", "shared-memory", None, None),
+])
+def test_explain18_fresh87_93(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # a CPU's registers: LLVM's scavenger on a general-purpose class, CPU flags, an ARM triple
+    "LLVM ERROR: Error while trying to spill R7 from class GPR: Cannot scavenge register without an emergency spill "
+    "slot! (flang -O3, the kernel module)",
+    "clang -O3 -march=armv8.2-a -c kernel.c\nkernel.c:12:3: error: inline assembly requires more registers than "
+    "available",
+    "fatal error: error in backend: ran out of registers in kernel foo\nTarget: arm-unknown-linux-androideabi",
+    # a module the driver refuses to load, whatever it says of shared memory
+    "A kernel whose parameter is in the .shared state space cannot be loaded:\nDriverError(200, \"device kernel image "
+    "is invalid\")",
+])
+def test_explain18_fresh87_93_look_alikes(text: str) -> None:
+    assert not _on_chip(text)
