@@ -962,3 +962,20 @@ def test_explain18_fresh87_93(text: str, resource: str, required: int | None, li
 ])
 def test_explain18_fresh87_93_look_alikes(text: str) -> None:
     assert not _on_chip(text)
+
+
+# explain18: sizes the harvests' messages state and prose did not read
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # CUTLASS's Python interface names the architecture before the bound
+    ("Configuration uses too much shared memory. Consider reducing stage count or tile shape.\nDetails:\nMainloop "
+     "uses 40960 bytes of shared memory per stage, and 3 stages for a total of 122880 bytes.\nThe maxmium amount of "
+     "shared memory that can be used per block on CC 89 is 101376.", "shared-memory", 122880, 101376),
+    # a bound after a comma and "exceeds"
+    ("Pallas kernel: the resident block is 25165824 bytes, exceeds the 16777216 byte VMEM threshold.", "vmem",
+     25165824, 16777216),
+    # the left side of a comparison after "available" is the request, the right side the bound
+    ("TPU kernel: row pointers would exceed available SMEM (1064960 bytes > 1048576 bytes)", "tpu-smem", 1064960,
+     1048576),
+])
+def test_explain18_harvest_sizes(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
