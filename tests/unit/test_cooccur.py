@@ -979,3 +979,16 @@ def test_explain18_fresh87_93_look_alikes(text: str) -> None:
 ])
 def test_explain18_harvest_sizes(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+# explain18: the eleventh harvest's packages (MindSpore's Ascend tilings and its GPU kernel generator), in words of
+# our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("mindspore tiling: L0B load size 98304 with baseN 192 exceeds L0BSize 65536.", "shared-memory", 98304, 65536),
+    ("[mindspore] Current L1 size 655360 exceeds L1Size limit 524288. No valid L1 tiling factors.", "shared-memory",
+     655360, 524288),
+    ("mindspore: conv tiling failed, L1 min tiling excced L1 size", "shared-memory", None, None),
+    ("AKG: Cannot bind axis to 1536 threads, maximal thread number is 1024.", "threads", 1536, 1024),
+])
+def test_explain18_harvest11_packages(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
