@@ -370,12 +370,7 @@ BATCHES = [
         "https://github.com/llvm/llvm-project/issues/203890",
     }), max_lookalike_share=0.5),
     # quantization and attention kernels on consumer GPUs (blind 21/23)
-    Batch(88, 23, 21 / 23, frozenset({
-        # Turing's 64KB among other GPUs' sizes in one sentence
-        "https://github.com/Dao-AILab/flash-attention/issues/787",
-        # "small shared memory size (99kb per sm)": a capacity per SM
-        "https://github.com/flashinfer-ai/flashinfer/pull/814",
-    }), max_lookalike_share=0.7),
+    Batch(88, 23, 23 / 23, max_lookalike_share=0.7),
     # forum and blog pages (blind 9/10)
     Batch(89, 10, 9 / 10, frozenset({
         # blockDim.z's 64 against a 128 in prose
@@ -387,13 +382,11 @@ BATCHES = [
         "https://github.com/iree-org/iree/issues/12523",
     }), max_lookalike_share=0.7),
     # GPU code outside Python (blind 23/27)
-    Batch(91, 27, 24 / 27, frozenset({
+    Batch(91, 27, 25 / 27, frozenset({
         # CUDA_ERROR_INVALID_VALUE for "too many resources": read as registers
         "https://github.com/tracel-ai/cubecl/pull/1164",
         # a 65535 bound above any threadgroup
         "https://github.com/WebKit/WebKit/pull/21349",
-        # 256 stated as "workgroup sizes that total 256 workgroup items"
-        "https://github.com/SaschaWillems/Vulkan/issues/348",
     }), max_lookalike_share=0.75),
     # scientific and medical GPU software (blind 18/22)
     Batch(92, 22, 19 / 22, frozenset({

@@ -992,3 +992,16 @@ def test_explain18_harvest_sizes(text: str, resource: str, required: int | None,
 ])
 def test_explain18_harvest11_packages(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+# explain18: prose that states what a GPU has less of, and a work-group's total items
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("Pascal cards have less shared memory (48KB instead of 64KB on Volta), so the tile sizes need adjusting; the "
+     "kernel fails with invalid argument.", "shared-memory", None, 49152),
+    ("Adds support for sm86 GPUs, which have a smaller shared memory size (99kb per block), so the number of stages "
+     "has to be reduced.", "shared-memory", None, 101376),
+    ("The compute shaders use workgroup sizes that total 512 workgroup items, but the device allows a maximum "
+     "supported workgroup invocations of 256.", "threads", 512, 256),
+])
+def test_explain18_prose_less(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
