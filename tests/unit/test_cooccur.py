@@ -1005,3 +1005,16 @@ def test_explain18_harvest11_packages(text: str, resource: str, required: int | 
 ])
 def test_explain18_prose_less(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+# explain18: one allocation of a kernel's scoped VMEM (XLA's first E1001 page) is the scoped limit's, not the capacity's
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("XlaRuntimeError: RESOURCE_EXHAUSTED: Allocation (size=100663296) would exceed memory (size=67108864) :: "
+     "#allocation7 [shape = 'u8[100663296]{0}', space=vmem, size = 0x6000000, tag = 'scoped memory for "
+     "my_kernel.1']", "scoped-vmem", 100663296, 67108864),
+    ("XlaRuntimeError: RESOURCE_EXHAUSTED: Allocation (size=138412032) would exceed memory (size=134217728) :: "
+     "#allocation2 [shape = 'f32[33792,1024]{1,0}', space=vmem, size = 0x8400000, tag = 'input window, operand 0']",
+     "vmem", 138412032, 134217728),
+])
+def test_explain18_vmem_allocation_tag(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
