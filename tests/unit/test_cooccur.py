@@ -1018,3 +1018,18 @@ def test_explain18_prose_less(text: str, resource: str, required: int | None, li
 ])
 def test_explain18_vmem_allocation_tag(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+# explain18: the twelfth harvest (Futhark's generated code, CLTune, FluidX3D, FFmpeg's OpenCL filters), in words of
+# our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("Kernel main.segscan_1234 with 81920 bytes of memory exceeds device limit of 65536", "shared-memory", 81920,
+     65536),
+    ("[  FAILED  ] catched exception: Using too much local memory", "shared-memory", None, None),
+    ("[sharpen_opencl @ 0x55d0] Failed to enqueue kernel: -5.", "registers", None, None),
+    ("[blend_opencl @ 0x55d0] Failed to enqueue blend kernel for plane 2: -54.", "threads", None, None),
+    ("| Error: OpenCL kernel \"update_fields(...)\" failed with error code -5!  |", "registers", None, None),
+    ("Internal OpenCL error: -5", "registers", None, None),
+])
+def test_explain18_harvest12(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
