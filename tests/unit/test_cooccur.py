@@ -1033,3 +1033,12 @@ def test_explain18_vmem_allocation_tag(text: str, resource: str, required: int |
 ])
 def test_explain18_harvest12(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+# explain18: accelerators' Triton forks name their on-chip SRAM in Triton's words (harvest 11: FlagGems' vendors)
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("XPU compile: out of resource: uni_sram", "shared-memory", None, None),
+    ("out of resource: nram, Required: 655360, Hardware limit: 524288", "shared-memory", 655360, 524288),
+])
+def test_explain18_accelerator_sram(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
