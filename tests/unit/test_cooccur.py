@@ -1037,7 +1037,7 @@ def test_explain18_harvest12(text: str, resource: str, required: int | None, lim
 
 # explain18: accelerators' Triton forks name their on-chip SRAM in Triton's words (harvest 11: FlagGems' vendors)
 @pytest.mark.parametrize(("text", "resource", "required", "limit"), [
-    ("XPU compile: out of resource: uni_sram", "shared-memory", None, None),
+    ("error: out of resource: uni_sram", "shared-memory", None, None),
     ("out of resource: nram, Required: 655360, Hardware limit: 524288", "shared-memory", 655360, 524288),
 ])
 def test_explain18_accelerator_sram(text: str, resource: str, required: int | None, limit: int | None) -> None:
