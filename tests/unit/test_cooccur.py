@@ -1042,3 +1042,24 @@ def test_explain18_harvest12(text: str, resource: str, required: int | None, lim
 ])
 def test_explain18_accelerator_sram(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+# explain18: the thirteenth harvest (cuda-oxide, Rust-CUDA, traccc's SYCL, profanity, AMD's shader compiler), in words
+# of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("CUDA launch of matmul: 81920 shared-memory bytes exceed the device portable limit 49152", "shared-memory",
+     81920, 49152),
+    ("reduce_rows: block has 1536 threads; device maximum is 1024", "threads", 1536, 1024),
+    ("called `Result::unwrap()` on an `Err` value: LaunchOutOfResources", "registers", None, None),
+    ("Assertion `sizeof(float) * n_threads * 64 < q.get_device().get_info<::sycl::info::device::local_mem_size>()' "
+     "failed.", "shared-memory", None, None),
+    ("OpenCL: std::runtime_error - kernel queueing failed (res = -5)", "registers", None, None),
+    ("Assertion `esLdsSizeDwords <= maxHwLdsSizeDwords' failed.", "shared-memory", None, None),
+])
+def test_explain18_harvest13(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+def test_explain18_camel_case_lds_is_case_sensitive() -> None:
+    # "fieldsSize" holds the letters of "ldsSize"
+    assert not _on_chip("Assertion `fieldsSizeDwords <= maxFieldsSizeDwords' failed.")
