@@ -1063,3 +1063,30 @@ def test_explain18_harvest13(text: str, resource: str, required: int | None, lim
 def test_explain18_camel_case_lds_is_case_sensitive() -> None:
     # "fieldsSize" holds the letters of "ldsSize"
     assert not _on_chip("Assertion `fieldsSizeDwords <= maxFieldsSizeDwords' failed.")
+
+
+# explain18: the sixteenth harvest (pg-strom, libgpuarray, Glow's OpenCL backend, sppark), in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("ERROR:  failed on cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, 200704): CUDA_ERROR_INVALID_VALUE",
+     "shared-memory", 200704, None),
+    ("CLBlastDgemm(...): not enough local memory on the device", "shared-memory", None, None),
+    ("F0511 OpenCL.cpp:496] Check failed: err == CL_SUCCESS (-5 vs. 0) Error in clEnqueueNDRangeKernel.",
+     "registers", None, None),
+    ("F0511 OpenCL.cpp:521] Check failed: err == CL_SUCCESS (-54 vs. 0) Error in clEnqueueNDRangeKernel.",
+     "threads", None, None),
+    ("F0511 OpenCL.cpp:693] Check failed: wgs0 * wgs1 <= max_kern_wg_size (512 vs. 256) Bad workgroup size",
+     "threads", 512, 256),
+])
+def test_explain18_harvest16(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # a cooperative launch's grid over the blocks that can be resident at once; a failed query of a property
+    "cudaLaunchCooperativeKernel((const void*)f, gridDim, blockDim, args, shared_sz, stream)@gpu_t.cuh:129 failed: "
+    "\"too many blocks in cooperative launch\"",
+    "  File \"/opt/glow/lib/Backends/OpenCL/OpenCLDeviceManager.cpp\", line 77\nError message: Error getting device "
+    "local memory type.",
+])
+def test_explain18_harvest16_look_alikes(text: str) -> None:
+    assert not _on_chip(text)
