@@ -1090,3 +1090,13 @@ def test_explain18_harvest16(text: str, resource: str, required: int | None, lim
 ])
 def test_explain18_harvest16_look_alikes(text: str) -> None:
     assert not _on_chip(text)
+
+
+# explain18: the seventeenth harvest (OpenCL applications and benchmarks: Pyrit, mixbench), in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("SystemError: CUDA_ERROR_LAUNCH_OUT_OF_RESOUCES", "registers", None, None),
+    ("OpenCL error in file 'kernels_ocl.cpp' in line 90 : Code -5.", "registers", None, None),
+    ("Error: Unsupported workgroup size (1536).", "threads", 1536, None),
+])
+def test_explain18_harvest17(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
