@@ -1100,3 +1100,27 @@ def test_explain18_harvest16_look_alikes(text: str) -> None:
 ])
 def test_explain18_harvest17(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+# explain18: the eighteenth harvest (luminal, clvk, OpenCLOn12, Aparapi, OpenCL.jl), in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("threadblock is too big: (32, 64, 1) > 1024", "threads", None, 1024),
+    ("[CLVK] dispatch: Too many work items per workgroup: 32 * 64 * 1 > 1024", "threads", None, 1024),
+    ("local_work_size exceeds max work items per group.", "threads", None, None),
+    # (Aparapi's -54 is read by the OpenCL status pattern, "returned" included since harvest 11)
+    ("OpenCL execution seems to have failed (runKernelJNI returned -54)", "threads", None, None),
+    ("OpenCL execution seems to have failed (runKernelJNI returned -5)", "registers", None, None),
+    ("Failure to allocate resources required by the OpenCL implementation on the device.", "registers", None, None),
+])
+def test_explain18_harvest18(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # a local size unlike the compiled one; a range that is not uniform
+    "[CLVK] cvk_enqueue_ndrange_kernel: work-group size does not match the required size",
+    "[CLVK] dispatch: Splitting this region is required, but it is not possible because the support has been "
+    "disabled (most probably by '-cl-uniform-work-group-size').",
+])
+def test_explain18_harvest18_look_alikes(text: str) -> None:
+    assert not _on_chip(text)
