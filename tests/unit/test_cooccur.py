@@ -1104,8 +1104,10 @@ def test_explain18_harvest17(text: str, resource: str, required: int | None, lim
 
 # explain18: the eighteenth harvest (luminal, clvk, OpenCLOn12, Aparapi, OpenCL.jl), in words of our own
 @pytest.mark.parametrize(("text", "resource", "required", "limit"), [
-    ("threadblock is too big: (32, 64, 1) > 1024", "threads", None, 1024),
-    ("[CLVK] dispatch: Too many work items per workgroup: 32 * 64 * 1 > 1024", "threads", None, 1024),
+    # (the printed block's threads over the stated bound are the request)
+    ("threadblock is too big: (32, 64, 1) > 1024", "threads", 2048, 1024),
+    ("[CLVK] dispatch: Too many work items per workgroup: 32 * 64 * 1 > 1024", "threads", 2048, 1024),
+    ("threadblock is too big: (16, 16, 2) > 1024", "threads", None, 1024),
     ("local_work_size exceeds max work items per group.", "threads", None, None),
     # (Aparapi's -54 is read by the OpenCL status pattern, "returned" included since harvest 11)
     ("OpenCL execution seems to have failed (runKernelJNI returned -54)", "threads", None, None),

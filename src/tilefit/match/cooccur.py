@@ -324,12 +324,20 @@ _GRID = re.compile(r"grid\w*\s*[=:]?\s*$", re.IGNORECASE)
 
 
 # A block's extents as a launch prints them: "blockDim=(16, 80, 1)", "block=(32, 32, 2)", "threads: [256, 8, 1]",
-# "local_size=(64, 32, 1)"
+# "local_size=(64, 32, 1)", "threadblock is too big: (64, 32, 1) > 1024" (luminal), or as a product: "Too many work
+# items per workgroup: 64 * 32 * 1 > 1024" (clvk)
 _BLOCK = re.compile(
-    r"\b(?:block_?dim\w*|block|threads(?:_per_block)?|local_?size|local_work_size)\s*[=:]?\s*"
-    r"[\[({]\s*(\d{1,5})\s*,\s*(\d{1,5})\s*,\s*(\d{1,5})\s*[\])}]",
+    r"\b(?:block_?dim\w*|block|threads(?:_per_block)?|local_?size|local_work_size|thread\s?block\s+is\s+too\s+(?:big|large))"
+    r"\s*[=:]?\s*[\[({]\s*(\d{1,5})\s*,\s*(\d{1,5})\s*,\s*(\d{1,5})\s*[\])}]"
+    r"|\bwork[- ]?items\s+(?:per|in\s+a)\s+work[- ]?group\s*:\s*(\d{1,5})\s*\*\s*(\d{1,5})\s*\*\s*(\d{1,5})\b",
     re.IGNORECASE,
 )
+
+
+def _extents(m: re.Match[str]) -> tuple[int, int, int]:
+    """The three extents of a _BLOCK match, whichever of its forms matched."""
+    x, y, z = (int(g) for g in m.groups() if g is not None)
+    return x, y, z
 # What any CUDA or HIP block may have: 1024 threads, 64 of them in z.
 BLOCK_THREADS, BLOCK_Z = 1024, 64
 # The entry a launch whose printed block no GPU can run is reported with (here and by the matcher).
@@ -340,7 +348,7 @@ def block_over(text: str, start: int, end: int) -> tuple[int, int] | None:
     """(threads, bound) of a block printed near text[start:end] that no GPU can launch: more than 1024 threads, or
     more than 64 in z; None where the launch's block is within them or not printed."""
     for m in _BLOCK.finditer(text, max(0, start - _TRIPLE_REACH), min(len(text), end + _TRIPLE_REACH)):
-        x, y, z = (int(g) for g in m.groups())
+        x, y, z = _extents(m)
         if x * y * z > BLOCK_THREADS:
             return x * y * z, BLOCK_THREADS
         if z > BLOCK_Z:
@@ -356,7 +364,7 @@ def block_within(text: str, start: int, end: int) -> bool:
     """Whether a launch printed near text[start:end] shows its grid and a block that any GPU can run ("grid_dims =
     (2147483648, 1, 1) block_dims = (256, 1, 1). It is larger than the limits."): what is over is the grid."""
     lo, hi = max(0, start - _TRIPLE_REACH), min(len(text), end + _TRIPLE_REACH)
-    blocks = [tuple(int(g) for g in m.groups()) for m in _BLOCK.finditer(text, lo, hi)]
+    blocks = [_extents(m) for m in _BLOCK.finditer(text, lo, hi)]
     return (bool(blocks) and _GRID_TRIPLE.search(text, lo, hi) is not None
             and all(x * y * z <= BLOCK_THREADS and z <= BLOCK_Z for x, y, z in blocks))
 

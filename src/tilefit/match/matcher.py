@@ -348,6 +348,11 @@ def _per_dimension(text: str, m: Match, c: _Candidate, budget: ProseBudget) -> M
         # CUDA's bound on any block (1024 threads, 64 in z) under a printed block over it: "block=(8, 8, 128)"
         block = block_over(text, c.start, c.end)
         over = block if block is not None and m.required in (None, block[0]) else None
+    elif over is None and m.required is None and m.limit is not None:
+        # a stated bound and a printed block whose threads exceed it: the block is the request ("threadblock is too
+        # big: (64, 32, 1) > 1024")
+        block = block_over(text, c.start, c.end)
+        over = (block[0], m.limit) if block is not None and block[0] > m.limit else None
     return dataclasses.replace(m, required=over[0], limit=over[1]) if over else m
 
 
