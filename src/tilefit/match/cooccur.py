@@ -338,6 +338,8 @@ def _extents(m: re.Match[str]) -> tuple[int, int, int]:
     """The three extents of a _BLOCK match, whichever of its forms matched."""
     x, y, z = (int(g) for g in m.groups() if g is not None)
     return x, y, z
+
+
 # What any CUDA or HIP block may have: 1024 threads, 64 of them in z.
 BLOCK_THREADS, BLOCK_Z = 1024, 64
 # The entry a launch whose printed block no GPU can run is reported with (here and by the matcher).
