@@ -1126,3 +1126,17 @@ def test_explain18_harvest18(text: str, resource: str, required: int | None, lim
 ])
 def test_explain18_harvest18_look_alikes(text: str) -> None:
     assert not _on_chip(text)
+
+
+# explain18: the nineteenth harvest (KTT, portFFT, PyFR), in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("[Warning] Kernel run failed with reason: Block size of 1536 exceeds current device limit", "threads", 1536,
+     None),
+    ("Insufficient amount of local memory available: 65536B. Required: 81920B.", "shared-memory", 81920, 65536),
+    ("Local mem required: 81920 B. Available:  65536 B.", "shared-memory", 81920, 65536),
+    ("pyfr.backends.cuda.driver.CUDALaunchOutOfResources", "registers", None, None),
+    ("pyfr.backends.opencl.driver.OpenCLOutOfResources", "registers", None, None),
+    ("pyfr.backends.opencl.driver.OpenCLInvalidWorkGroupSize", "threads", None, None),
+])
+def test_explain18_harvest19(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
