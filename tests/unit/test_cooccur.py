@@ -1140,3 +1140,12 @@ def test_explain18_harvest18_look_alikes(text: str) -> None:
 ])
 def test_explain18_harvest19(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+# explain18: the twenty-first harvest (triton-ascend): Ascend's compiler states its unified buffer in bits
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("error: ub overflow, requires 2097152 bits while 1572864 bits available! (possible reason: multi-buffer)",
+     "shared-memory", 262144, 196608),
+])
+def test_explain18_ascend_bits(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]

@@ -133,7 +133,8 @@ def _raw_candidates(
             continue
         b = min(b, len(text))
         for pattern in entry.regexes:
-            named = sum(1 for g in ("required", "limit") if g in pattern.groupindex or f"{g}_si" in pattern.groupindex)
+            named = sum(1 for g in ("required", "limit")
+                        if any(f"{g}{unit}" in pattern.groupindex for unit in ("", "_si", "_bits")))
             # Only where a literal every match contains occurs (match.literals); everywhere if none is known.
             where = hits.spans(pattern, a, b)
             for x, y in [(a, b)] if where is None else where:
@@ -207,7 +208,13 @@ class _Near:
 
 
 def _number(groups: dict[str, str], key: str) -> tuple[int | None, bool]:
-    """The size or count a pattern's group `key` holds; a group `key_si` holds one in decimal units."""
+    """The size or count a pattern's group `key` holds; a group `key_si` holds one in decimal units, `key_bits` one in
+    bits (Ascend's compiler: "ub overflow, requires 3145728 bits while 1572864 bits available")."""
+    bits = groups.get(f"{key}_bits") if key not in groups else None
+    if bits is not None:
+        if len(bits) > _MAX_DIGITS:
+            return None, True
+        return int(bits) // 8, int(bits) % 8 == 0
     si = key not in groups and f"{key}_si" in groups
     raw = groups.get(f"{key}_si" if si else key)
     if raw is None or len(raw) > _MAX_DIGITS:
