@@ -21,7 +21,7 @@
   fresh-39 on 7d33825 (15/16).
 - fresh-75 to fresh-86 (explain17) and fresh-87 to fresh-96 (explain18): blind 178/220 and 177/201 (BENCHMARKS.md,
   "Fresh batches 75-86" and "Fresh batches 87-96"), each batch committed with its blind result before anything was
-  learnt from it.
+  learnt from it; fresh-97 to fresh-101 (explain19) likewise, blind 87/103.
 
 These tests keep that: each batch is fresh and labelled, its rate does not fall, and no look-alike is read on chip.
 """
@@ -418,6 +418,42 @@ BATCHES = [
         # notes that blame a 160KB LDS request for hipErrorInvalidConfiguration, read as the block's threads
         "https://github.com/m8than/amd-kernels/blob/HEAD/workspaces/ws-gemm/PROGRESS.md",
     }), max_lookalike_share=0.45),
+    # pages beyond GitHub, miners, older applications (blind 15/20 on 48ca56c)
+    Batch(97, 20, 16 / 20, frozenset({
+        # an OpenCL -5 at enqueue whose work size is blamed only by advice ("Work size needs to be 32 or less")
+        "https://github.com/djm34/sgminer-msvc2015/issues/7",
+        # "In pure FP32 this is 20,480 bytes": a size without a cue
+        "https://github.com/Tencent/ncnn/pull/6815",
+        # spills named only as "it will spills in some BLOCK configs"
+        "https://github.com/tile-ai/tilelang/pull/2211",
+        # the request only as code ("return 16384;", "get_shmem(16384)")
+        "https://github.com/kokkos/kokkos/issues/286",
+    }), max_lookalike_share=0.5),
+    # prose reports from kernel libraries (blind 24/30 on fd8b6be)
+    Batch(98, 30, 27 / 30, frozenset({
+        # "Set scoped vmem" in a title over a VMEM OOM: the KB's VMEM words are read first
+        "https://github.com/pytorch/xla/pull/8988",
+        # "out of a 64KB/CTA hard cap, which silently prunes every config": no memory's name in the sentence
+        "https://github.com/Chennesxu/triton-turing/pull/10",
+        # "requires 64 KiB local memory ... as minimum", "have only 48 KiB": no failure words
+        "https://github.com/kitsudaiki/ainari/issues/80",
+    }), max_lookalike_share=0.45),
+    # ambiguous launch failures in wrappers (blind 14/17 on f746b4c)
+    Batch(99, 17, 14 / 17, frozenset({
+        # a bare "Triton Error [CUDA]: invalid argument" whose cause is only in a linked thread
+        "https://github.com/mosaicml/llm-foundry/issues/190",
+        # a bare invalid configuration argument with a general note on blocks and grids (a grid's, by default)
+        "https://github.com/open-mmlab/mmdetection3d/issues/306",
+        # "smem_sz = 48840" against "48 * 1024": a bound as an expression
+        "https://github.com/Dao-AILab/flash-attention/pull/488",
+    }), max_lookalike_share=0.45),
+    # logs from big runs, multi-rank prefixes (blind 13/14 on c0589fb)
+    Batch(100, 14, 14 / 14, max_lookalike_share=0.75),
+    # configs tuned on one GPU failing on another (blind 21/22 on c102594)
+    Batch(101, 22, 21 / 22, frozenset({
+        # "low shared-memory CUDA devices" and a failure in the next sentence only
+        "https://github.com/pytorch/pytorch/pull/184310",
+    }), max_lookalike_share=0.85),
 ]
 
 

@@ -1149,3 +1149,45 @@ def test_explain18_harvest19(text: str, resource: str, required: int | None, lim
 ])
 def test_explain18_ascend_bits(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+# explain19: what fresh-97 to 101 taught, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # markdown's emphasis around a size, and the nearer cue decides which side it is ("only" before, "vs" after)
+    ("Porting to the RTX 5080: it has only **99 KB** shared memory/block (vs 227 KB on H100), so the kernel fails to "
+     "launch.", "shared-memory", None, 101376),
+    # a bare "k" after "limited to"
+    ("Use one dynamic shared memory buffer on CUDA, instead of static arrays that fail when limited to 48k.",
+     "shared-memory", None, 49152),
+    # a setting's name that ends in _limit, its size in parentheses
+    ("The Pallas kernel sets aside `vmem_limit_bytes` (32MB on v5e) and still hits a VMEM OOM.", "vmem", None,
+     33554432),
+    # TMEM's bound with its unit in parentheses
+    ("Configs over the tcgen05 tensor memory limit (512 columns) fail at launch, not at compile.", "tensor-memory",
+     None, 512),
+])
+def test_explain19_fresh97_101(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # an Ascend launch's BlockDim counts blocks over the AI cores (a grid), not threads
+    "Chunk size 32 overflows the launch (BlockDim>num_cores):\n[ERROR] [AscPlugin] AscendKernelLaunchWithFlagV2 ret "
+    "107000\n[ERROR] [AscPlugin] Kernel: [fwd] Stream: [0x1] BlockDim: [70000] kernel launch failure!",
+])
+def test_explain19_fresh97_101_look_alikes(text: str) -> None:
+    assert not _on_chip(text)
+
+
+# explain19: the twenty-second harvest (Dawn in the webgpu npm package, CUB's assertions), in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("Required limit (49152) is greater than the supported limit (32768).\n - While validating "
+     "maxComputeWorkgroupStorageSize\n - While validating required limits", "shared-memory", 49152, 32768),
+    ("Required limit (1024) is greater than the supported limit (256).\n - While validating "
+     "maxComputeInvocationsPerWorkgroup", "threads", 1024, 256),
+    ("static_assert failed: Number of threads per block need to be inside [1;1024] (BLOCK_THREADS=2048)", "threads",
+     None, 1024),
+    ("The scan kernel fails to launch: a CTA is capped at 1024 threads.", "threads", None, 1024),
+])
+def test_explain19_harvest22(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]

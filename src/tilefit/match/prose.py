@@ -71,6 +71,11 @@ def _size(m: re.Match[str] | None) -> int | None:
     return parsed[0] if parsed else None
 
 
+def _cue(m: re.Match[str]) -> int:
+    """How many characters of a size's match are its cue, not the size."""
+    return (m.end() - m.start()) - (m.end("n") - m.start("n"))
+
+
 def _first(patterns: tuple[re.Pattern[str], ...], text: str) -> re.Match[str] | None:
     found = [m for m in (p.search(text) for p in patterns) if m]
     return min(found, key=lambda m: m.start("n")) if found else None
@@ -82,7 +87,8 @@ def numbers_near(text: str, start: int, end: int, resource: str | None = None) -
     For a TPU resource, sizes may carry XLA's bare units ("16.44M").
     """
     rules = prose_rules()
-    window = reflow(text[max(0, start - rules.reach): end + rules.reach])
+    # (markdown's emphasis is no word: "only **99 KB** shared memory/block")
+    window = reflow(text[max(0, start - rules.reach): end + rules.reach]).replace("**", "")
     tpu = resource in rules.tpu_resources
     required_m = (None if tpu else _first(rules.total, window)) or _first(
         rules.tpu_required if tpu else rules.required, window)
@@ -90,8 +96,9 @@ def numbers_near(text: str, start: int, end: int, resource: str | None = None) -
     required, limit = _size(required_m), _size(limit_m)
     if required_m is not None and limit_m is not None and required_m.start("n") == limit_m.start("n"):
         # one size read both ways: the cue nearer the size decides ("Use dynamic shared memory for the >48 KiB
-        # routes": ">" is nearer than "Use", a bound), the requirement where both end at it
-        if limit_m.start() > required_m.start():
+        # routes": ">" is nearer than "Use", a bound; "only 99 KB shared memory/block (vs 227 KB on H100)": "only"
+        # is nearer than "vs", a bound), the requirement where both are as near
+        if _cue(limit_m) < _cue(required_m):
             return None, limit
         return required, None
     return required, limit
