@@ -21,7 +21,7 @@
   fresh-39 on 7d33825 (15/16).
 - fresh-75 to fresh-86 (explain17) and fresh-87 to fresh-96 (explain18): blind 178/220 and 177/201 (BENCHMARKS.md,
   "Fresh batches 75-86" and "Fresh batches 87-96"), each batch committed with its blind result before anything was
-  learnt from it; fresh-97 to fresh-101 (explain19) likewise, blind 87/103.
+  learnt from it; fresh-97 to fresh-101 (explain19) likewise, blind 87/103, and fresh-103 10/11.
 
 These tests keep that: each batch is fresh and labelled, its rate does not fall, and no look-alike is read on chip.
 """
@@ -454,6 +454,8 @@ BATCHES = [
         # "low shared-memory CUDA devices" and a failure in the next sentence only
         "https://github.com/pytorch/pytorch/pull/184310",
     }), max_lookalike_share=0.85),
+    # less-known repositories, mostly look-alikes (blind 10/11 on 3f85abb)
+    Batch(103, 11, 11 / 11, max_lookalike_share=0.85),
 ]
 
 

@@ -1191,3 +1191,11 @@ def test_explain19_fresh97_101_look_alikes(text: str) -> None:
 ])
 def test_explain19_harvest22(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # errno's "Invalid argument" (strerror's capital) under a host's shared memory, not CUDA's "invalid argument"
+    "[info] allocating shared memory of 20933050 bytes\n[warn] caught exception: Invalid argument, code 21",
+])
+def test_explain19_fresh103_look_alikes(text: str) -> None:
+    assert not _on_chip(text)
