@@ -1199,3 +1199,34 @@ def test_explain19_harvest22(text: str, resource: str, required: int | None, lim
 ])
 def test_explain19_fresh103_look_alikes(text: str) -> None:
     assert not _on_chip(text)
+
+
+# explain19: the twenty-second harvest's Mesa and LLVM packages, and fresh-102's Ascend reports, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("radeonsi: LLVM failed to compile a shader correctly: SGPR:VGPR usage is 96:272, but the hw limit is 104:256",
+     "registers", 272, 256),
+    ("Mesa: User error: GL_INVALID_VALUE in glDispatchComputeGroupSizeARB(product of local_sizes exceeds "
+     "MAX_COMPUTE_VARIABLE_GROUP_INVOCATIONS_ARB (32 * 32 * 2 > 1024))", "threads", 2048, 1024),
+    ("radeonsi (r300 GPU): Ran out of hardware temporaries", "registers", None, None),
+    ("MESA: freedreno GPU compute shader: ir3_ra() failed!", "registers", None, None),
+    ("AMDGPU backend: LLVM ERROR: failed to find free scratch register", "registers", None, None),
+    # Ascend's compiler misspelling "available"; its note without numbers; a report's Chinese
+    ("loc(\"module.hivm.mlir\":2:3): error: ub overflow, requires 2097152 bits while 1572864 bits avaliable!",
+     "shared-memory", 262144, 196608),
+    ("[NOTE] Due to Ub overflow, automatically set enable-auto-multi-buffer to false; compilation still failed.",
+     "shared-memory", None, None),
+    ("编译失败：需要 2097152 bits (256 KB) 的 UB 空间，但实际只有 1572864 bits (192 KB) 可用", "shared-memory", 262144,
+     196608),
+])
+def test_explain19_harvest22_fresh102(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # a CPU's inline assembly: no GPU near
+    "x86_64-linux-gnu-gcc: error: couldn't allocate output register for constraint 'x'",
+    # a host's errno names no kernel argument
+    "[warn] caught exception: Invalid argument while mapping the shared memory region",
+])
+def test_explain19_harvest22_look_alikes(text: str) -> None:
+    assert not _on_chip(text)

@@ -325,11 +325,13 @@ _GRID = re.compile(r"grid\w*\s*[=:]?\s*$", re.IGNORECASE)
 
 # A block's extents as a launch prints them: "blockDim=(16, 80, 1)", "block=(32, 32, 2)", "threads: [256, 8, 1]",
 # "local_size=(64, 32, 1)", "threadblock is too big: (64, 32, 1) > 1024" (luminal), or as a product: "Too many work
-# items per workgroup: 64 * 32 * 1 > 1024" (clvk)
+# items per workgroup: 64 * 32 * 1 > 1024" (clvk), Mesa's "product of local_sizes exceeds
+# MAX_COMPUTE_VARIABLE_GROUP_INVOCATIONS_ARB (64 * 32 * 1 > 1024)"
 _BLOCK = re.compile(
     r"\b(?:block_?dim\w*|block|threads(?:_per_block)?|local_?size|local_work_size|thread\s?block\s+is\s+too\s+(?:big|large))"
     r"\s*[=:]?\s*[\[({]\s*(\d{1,5})\s*,\s*(\d{1,5})\s*,\s*(\d{1,5})\s*[\])}]"
-    r"|\bwork[- ]?items\s+(?:per|in\s+a)\s+work[- ]?group\s*:\s*(\d{1,5})\s*\*\s*(\d{1,5})\s*\*\s*(\d{1,5})\b",
+    r"|\bwork[- ]?items\s+(?:per|in\s+a)\s+work[- ]?group\s*:\s*(\d{1,5})\s*\*\s*(\d{1,5})\s*\*\s*(\d{1,5})\b"
+    r"|\blocal_sizes\b[^\n(]{0,80}\(\s*(\d{1,5})\s*\*\s*(\d{1,5})\s*\*\s*(\d{1,5})\s*>",
     re.IGNORECASE,
 )
 
