@@ -1230,3 +1230,24 @@ def test_explain19_harvest22_fresh102(text: str, resource: str, required: int | 
 ])
 def test_explain19_harvest22_look_alikes(text: str) -> None:
     assert not _on_chip(text)
+
+
+# explain19: fresh-104's compiler tests, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("error: The combined byte size of all variables in the workgroup address space exceeds 32768 bytes",
+     "shared-memory", None, 32768),
+    ("error: expected shared memory usage <= 65536, got 98304", "shared-memory", 98304, 65536),
+    ("error: Total number of threads in a thread block 2048 exceeds the limit of 1024 with compilation pipeline "
+     "LLVMGPUVectorize", "threads", 2048, 1024),
+])
+def test_explain19_fresh104(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # a thread's own address spaces in the same words
+    "error: The combined byte size of all variables in the function address space exceeds 8192 bytes",
+    "error: The combined byte size of all variables in the private address space exceeds 8192 bytes",
+])
+def test_explain19_fresh104_look_alikes(text: str) -> None:
+    assert not _on_chip(text)
