@@ -1251,3 +1251,26 @@ def test_explain19_fresh104(text: str, resource: str, required: int | None, limi
 ])
 def test_explain19_fresh104_look_alikes(text: str) -> None:
     assert not _on_chip(text)
+
+
+# explain19: the twenty-second harvest's mixed registries (cuQuantum, ONNX Runtime Web, OpenCV), in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # a possessive among the words between "exceeding" and the bound
+    ("cudensitymat: the kernel needs 245760 B of dynamic shared memory, exceeding the device's max opt-in limit of "
+     "232448", "shared-memory", 245760, 232448),
+    # a printed work-group over a device's 256, not CUDA's 1024
+    ("[WebGPU] workgroup size [32, 16, 1] exceeds the maximum workgroup invocations 256.", "threads", 512, 256),
+    # the local size of a launch the runtime refused, not its global size
+    ("OpenCL error CL_INVALID_WORK_GROUP_SIZE (-54) during call: clEnqueueNDRangeKernel('blur', dims=2, "
+     "globalsize=3840x2160x1, localsize=16x64x1) sync=false", "threads", 1024, None),
+])
+def test_explain19_harvest22_mixed(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # C's undefined behaviour, not Ascend's Unified Buffer
+    "clang -fsanitize=undefined: signed integer ub overflow detected in parse_int()",
+])
+def test_explain19_ascend_look_alikes(text: str) -> None:
+    assert not _on_chip(text)

@@ -13,7 +13,7 @@ from tilefit.resources import ON_CHIP, RESOURCES, Resource, Unit, info
 
 Severity = Literal["error", "warning", "info"]
 Phase = Literal["compile", "load", "launch", "autotune", "runtime", "build"]
-Vendor = Literal["nvidia", "amd", "intel", "google", "any"]
+Vendor = Literal["nvidia", "amd", "intel", "google", "huawei", "any"]
 Knob = Literal[
     "num_stages", "block", "block_k", "num_warps", "threads", "vmem_limit_bytes", "vmem_limit_flag", "buffering",
     "dynamic_smem", "upgrade", "none",

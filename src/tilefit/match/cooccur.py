@@ -320,16 +320,22 @@ _TRIPLE = re.compile(
     r"[\[({]\s*(\d{1,5})\s*,\s*(\d{1,5})\s*,\s*(\d{1,5})\s*[\])}]|(?<![\w.])(\d{1,5})x(\d{1,5})x(\d{1,5})(?![\w.])"
 )
 _TRIPLE_REACH = 400
-_GRID = re.compile(r"grid\w*\s*[=:]?\s*$", re.IGNORECASE)
+# (a grid's or a global range's extents: "globalsize=1920x1088x1, localsize=32x32x1" is no request and bound)
+_GRID = re.compile(r"(?:grid|global)\w*\s*[=:]?\s*$", re.IGNORECASE)
 
 
 # A block's extents as a launch prints them: "blockDim=(16, 80, 1)", "block=(32, 32, 2)", "threads: [256, 8, 1]",
-# "local_size=(64, 32, 1)", "threadblock is too big: (64, 32, 1) > 1024" (luminal), or as a product: "Too many work
+# "local_size=(64, 32, 1)", "workgroup size [64, 8, 1]" (ONNX Runtime Web), "threadblock is too big: (64, 32, 1) >
+# 1024" (luminal), or as a product: "Too many work
 # items per workgroup: 64 * 32 * 1 > 1024" (clvk), Mesa's "product of local_sizes exceeds
 # MAX_COMPUTE_VARIABLE_GROUP_INVOCATIONS_ARB (64 * 32 * 1 > 1024)"
 _BLOCK = re.compile(
-    r"\b(?:block_?dim\w*|block|threads(?:_per_block)?|local_?size|local_work_size|thread\s?block\s+is\s+too\s+(?:big|large))"
+    r"\b(?:block_?dim\w*|block|threads(?:_per_block)?|local_?size|local_work_size|work[-_ ]?group[-_ ]?size"
+    r"|thread\s?block\s+is\s+too\s+(?:big|large))"
     r"\s*[=:]?\s*[\[({]\s*(\d{1,5})\s*,\s*(\d{1,5})\s*,\s*(\d{1,5})\s*[\])}]"
+    # (OpenCV's "localsize=32x32x1")
+    r"|\b(?:block_?dim\w*|block|local_?size|local_work_size|work[-_ ]?group[-_ ]?size)\s*[=:]\s*"
+    r"(\d{1,5})x(\d{1,5})x(\d{1,5})\b"
     r"|\bwork[- ]?items\s+(?:per|in\s+a)\s+work[- ]?group\s*:\s*(\d{1,5})\s*\*\s*(\d{1,5})\s*\*\s*(\d{1,5})\b"
     r"|\blocal_sizes\b[^\n(]{0,80}\(\s*(\d{1,5})\s*\*\s*(\d{1,5})\s*\*\s*(\d{1,5})\s*>",
     re.IGNORECASE,
@@ -358,6 +364,15 @@ def block_over(text: str, start: int, end: int) -> tuple[int, int] | None:
         if z > BLOCK_Z:
             return z, BLOCK_Z
     return None
+
+
+def printed_block(text: str, start: int, end: int) -> int | None:
+    """The threads of the first block printed near text[start:end] (its extents' product), or None."""
+    m = _BLOCK.search(text, max(0, start - _TRIPLE_REACH), min(len(text), end + _TRIPLE_REACH))
+    if m is None:
+        return None
+    x, y, z = _extents(m)
+    return x * y * z
 
 
 _GRID_TRIPLE = re.compile(

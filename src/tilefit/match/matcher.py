@@ -15,7 +15,7 @@ from typing import Literal
 
 from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase
-from tilefit.match.cooccur import THREADS_ENTRY, block_over, per_dimension, property_line
+from tilefit.match.cooccur import THREADS_ENTRY, block_over, per_dimension, printed_block, property_line
 from tilefit.match.literals import Hits, view
 from tilefit.match.normalize import normalize, prefix_end
 from tilefit.match.tally import Tally
@@ -357,9 +357,16 @@ def _per_dimension(text: str, m: Match, c: _Candidate, budget: ProseBudget) -> M
         over = block if block is not None and m.required in (None, block[0]) else None
     elif over is None and m.required is None and m.limit is not None:
         # a stated bound and a printed block whose threads exceed it: the block is the request ("threadblock is too
-        # big: (64, 32, 1) > 1024")
-        block = block_over(text, c.start, c.end)
-        over = (block[0], m.limit) if block is not None and block[0] > m.limit else None
+        # big: (64, 32, 1) > 1024", an OpenCL or WebGPU device's 256: "workgroup size [64, 8, 1] exceeds the maximum
+        # workgroup invocations 256")
+        threads = printed_block(text, c.start, c.end)
+        over = (threads, m.limit) if threads is not None and threads > m.limit else None
+    elif over is None and m.required is None and m.limit is None and m.confidence != "inferred":
+        # a threads failure in the error's own words that states no number, over the launch it prints: the printed
+        # block is the request ("CL_INVALID_WORK_GROUP_SIZE (-54) ... globalsize=1920x1088x1, localsize=32x32x1")
+        threads = printed_block(text, c.start, c.end)
+        if threads is not None:
+            return dataclasses.replace(m, required=threads)
     return dataclasses.replace(m, required=over[0], limit=over[1]) if over else m
 
 
