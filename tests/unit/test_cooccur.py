@@ -1274,3 +1274,20 @@ def test_explain19_harvest22_mixed(text: str, resource: str, required: int | Non
 ])
 def test_explain19_ascend_look_alikes(text: str) -> None:
     assert not _on_chip(text)
+
+
+# explain19: the twenty-second harvest's scientific packages, piglit and clesperanto, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("Test requires GL_MAX_COMPUTE_SHARED_MEMORY_SIZE >= 49152.  The driver supports 32768.", "shared-memory", 49152,
+     32768),
+    ("Test requires GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS >= 1536.  The driver supports 1024.", "threads", 1536, 1024),
+    ("Block size (16, 16, 8) exceeds hardware limits.", "threads", None, None),
+    ("Unable to determine GPU block size for this kernel. Final block size was too large: (4096, 1, 1).", "threads",
+     4096, None),
+    ("Could not enqueue task: CL_OUT_OF_RESOURCES", "registers", None, None),
+    ("clesperanto (OpenCL) Warning: The kernel size is too large for the device local memory. Total kernel size is "
+     "98304 bytes, but the "
+     "device local memory size is 65536 bytes.", "shared-memory", 98304, 65536),
+])
+def test_explain19_harvest22_sci(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
