@@ -326,9 +326,8 @@ _GRID = re.compile(r"(?:grid|global)\w*\s*[=:]?\s*$", re.IGNORECASE)
 
 # A block's extents as a launch prints them: "blockDim=(16, 80, 1)", "block=(32, 32, 2)", "threads: [256, 8, 1]",
 # "local_size=(64, 32, 1)", "workgroup size [64, 8, 1]" (ONNX Runtime Web), "threadblock is too big: (64, 32, 1) >
-# 1024" (luminal), or as a product: "Too many work
-# items per workgroup: 64 * 32 * 1 > 1024" (clvk), Mesa's "product of local_sizes exceeds
-# MAX_COMPUTE_VARIABLE_GROUP_INVOCATIONS_ARB (64 * 32 * 1 > 1024)"
+# 1024" (luminal), or as a product: "Too many work items per workgroup: 64 * 32 * 1 > 1024" (clvk), Mesa's "product
+# of local_sizes exceeds MAX_COMPUTE_VARIABLE_GROUP_INVOCATIONS_ARB (64 * 32 * 1 > 1024)"
 _BLOCK = re.compile(
     r"\b(?:block_?dim\w*|block|threads(?:_per_block)?|local_?size|local_work_size|work[-_ ]?group[-_ ]?size"
     r"|thread\s?block\s+is\s+too\s+(?:big|large))"
