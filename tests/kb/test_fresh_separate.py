@@ -21,8 +21,8 @@
   fresh-39 on 7d33825 (15/16).
 - fresh-75 to fresh-86 (explain17) and fresh-87 to fresh-96 (explain18): blind 178/220 and 177/201 (BENCHMARKS.md,
   "Fresh batches 75-86" and "Fresh batches 87-96"), each batch committed with its blind result before anything was
-  learnt from it; fresh-97 to fresh-104 (explain19) likewise: fresh-97 to 101 blind 87/103, fresh-102 14/22,
-  fresh-103 10/11 and fresh-104 14/17.
+  learnt from it; fresh-97 to fresh-105 (explain19) likewise: fresh-97 to 101 blind 87/103, fresh-102 14/22,
+  fresh-103 10/11, fresh-104 14/17 and fresh-105 10/10.
 
 These tests keep that: each batch is fresh and labelled, its rate does not fall, and no look-alike is read on chip.
 """
@@ -469,6 +469,8 @@ BATCHES = [
     }), max_lookalike_share=0.4),
     # errors quoted in repository files: compiler tests, error documents (blind 14/17 on 6096628)
     Batch(104, 17, 17 / 17, max_lookalike_share=0.4),
+    # TPU and Pallas, 2025-2026 (blind 10/10 on 2d346ba)
+    Batch(105, 10, 10 / 10, max_lookalike_share=0.8),
 ]
 
 
