@@ -1291,3 +1291,27 @@ def test_explain19_ascend_look_alikes(text: str) -> None:
 ])
 def test_explain19_harvest22_sci(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+# explain19: the twenty-second harvest's NVIDIA wheels (ptxas, cudafe++, cuDNN), in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("ptxas error   : GMMA sequence has too many active live ranges (296), reduce it to bring it under (255)",
+     "registers", 296, 255),
+    ("attn.cu(41): error: block size specified exceeds the maximum value of 1024", "threads", None, 1024),
+    ("attn.cu(41): error: block size value is too large", "threads", None, None),
+    ("cudnnGraphExecute: engine 12 rejected: too many threads (>1024)", "threads", None, 1024),
+    ("cudnn_frontend: CUDNN_STATUS_NOT_SUPPORTED_SHARED_MEMORY_INSUFFICIENT", "shared-memory", None, None),
+])
+def test_explain19_harvest22_nvidia(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # a setting refused for its sign; the driver's reserved shared memory; a cluster's blocks against launch bounds
+    "cuDNN EngineHeuristics: shared memory limit (-1) must be non-negative.",
+    "ptxas error   : Function '_Z4gemmPf' uses reserved shared memory when not allowed.",
+    "gemm.cu(8): error: total number of blocks in cluster computed from __cluster_dims__ exceeds __launch_bounds__ "
+    "specified limit for max blocks in cluster",
+])
+def test_explain19_harvest22_nvidia_look_alikes(text: str) -> None:
+    assert not _on_chip(text)
