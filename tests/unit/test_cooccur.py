@@ -1315,3 +1315,24 @@ def test_explain19_harvest22_nvidia(text: str, resource: str, required: int | No
 ])
 def test_explain19_harvest22_nvidia_look_alikes(text: str) -> None:
     assert not _on_chip(text)
+
+
+# explain19: the twenty-second harvest's Intel runtime wheels (libsycl), in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    ("Number of work-items in a work-group exceed limit for dimension 0 : 1536 > 1024", "threads", 1536, 1024),
+    ("The total number of work-items in the work-group (768) exceeds the maximum specified in the program source "
+     "(256)", "threads", 768, 256),
+    ("Required work-group size 1536 is not supported on the device", "threads", 1536, None),
+])
+def test_explain19_harvest22_sycl(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # the launch's shape, not a bound: a local size over the global range, a zero size, a product past size_t
+    "Local workgroup size cannot be greater than global range in any dimension",
+    "The launch work-group size cannot be zero.",
+    "Required work-group size is not supported (total number of work-items requested can't fit into size_t)",
+])
+def test_explain19_harvest22_sycl_look_alikes(text: str) -> None:
+    assert not _on_chip(text)
