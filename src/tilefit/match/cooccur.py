@@ -328,13 +328,12 @@ _GRID = re.compile(r"(?:grid|global)\w*\s*[=:]?\s*$", re.IGNORECASE)
 # "local_size=(64, 32, 1)", "workgroup size [64, 8, 1]" (ONNX Runtime Web), "threadblock is too big: (64, 32, 1) >
 # 1024" (luminal), or as a product: "Too many work items per workgroup: 64 * 32 * 1 > 1024" (clvk), Mesa's "product
 # of local_sizes exceeds MAX_COMPUTE_VARIABLE_GROUP_INVOCATIONS_ARB (64 * 32 * 1 > 1024)"
+_BLOCK_NAMES = r"block_?dim\w*|block|local_?size|local_work_size|work[-_ ]?group[-_ ]?size"
 _BLOCK = re.compile(
-    r"\b(?:block_?dim\w*|block|threads(?:_per_block)?|local_?size|local_work_size|work[-_ ]?group[-_ ]?size"
-    r"|thread\s?block\s+is\s+too\s+(?:big|large))"
+    rf"\b(?:{_BLOCK_NAMES}|threads(?:_per_block)?|thread\s?block\s+is\s+too\s+(?:big|large))"
     r"\s*[=:]?\s*[\[({]\s*(\d{1,5})\s*,\s*(\d{1,5})\s*,\s*(\d{1,5})\s*[\])}]"
     # (OpenCV's "localsize=32x32x1")
-    r"|\b(?:block_?dim\w*|block|local_?size|local_work_size|work[-_ ]?group[-_ ]?size)\s*[=:]\s*"
-    r"(\d{1,5})x(\d{1,5})x(\d{1,5})\b"
+    rf"|\b(?:{_BLOCK_NAMES})\s*[=:]\s*(\d{{1,5}})x(\d{{1,5}})x(\d{{1,5}})\b"
     r"|\bwork[- ]?items\s+(?:per|in\s+a)\s+work[- ]?group\s*:\s*(\d{1,5})\s*\*\s*(\d{1,5})\s*\*\s*(\d{1,5})\b"
     r"|\blocal_sizes\b[^\n(]{0,80}\(\s*(\d{1,5})\s*\*\s*(\d{1,5})\s*\*\s*(\d{1,5})\s*>",
     re.IGNORECASE,
