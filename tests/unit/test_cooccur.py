@@ -1336,3 +1336,13 @@ def test_explain19_harvest22_sycl(text: str, resource: str, required: int | None
 ])
 def test_explain19_harvest22_sycl_look_alikes(text: str) -> None:
     assert not _on_chip(text)
+
+
+# explain20: what fresh-101's misses and fresh-106 on taught, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # devices named by their small shared memory, with no failure word in the sentence (pytorch#184310's kind)
+    ("Pick smaller attention tiles for low shared-memory CUDA devices such as the RTX 3090.", "shared-memory", None,
+     None),
+])
+def test_explain20(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
