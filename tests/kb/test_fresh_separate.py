@@ -471,6 +471,11 @@ BATCHES = [
     Batch(105, 10, 10 / 10, max_lookalike_share=0.8),
     # TPU threads and hard look-alikes; nearly every on-chip TPU thread found was known already (blind 31/31 on 9a72c81)
     Batch(111, 31, 31 / 31, max_lookalike_share=0.95),
+    # kernel languages and compilers, 2025-2026; mostly prose, the threads with logs were known (blind 21/22 on 13bc298)
+    Batch(107, 22, 21 / 22, frozenset({
+        # a Kunlunxin fork's "out of resource: uni_sram" wrapping a failed compiler pass, not a shortage
+        "https://github.com/flagos-ai/FlagTree/issues/1249",
+    }), max_lookalike_share=0.7),
 ]
 
 
