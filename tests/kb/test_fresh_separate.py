@@ -476,6 +476,31 @@ BATCHES = [
         # a Kunlunxin fork's "out of resource: uni_sram" wrapping a failed compiler pass, not a shortage
         "https://github.com/flagos-ai/FlagTree/issues/1249",
     }), max_lookalike_share=0.7),
+    # inference engines and serving stacks, 2025-2026 (blind 17/21 on 44e4dbd)
+    Batch(106, 21, 17 / 21, frozenset({
+        "https://github.com/NVIDIA/TensorRT-LLM/pull/5265",
+        "https://github.com/local-inference-lab/b12x/issues/5",
+        "https://github.com/intel/llm-scaler/issues/432",
+        "https://github.com/ggml-org/llama.cpp/pull/13326",
+    }), max_lookalike_share=0.6),
+    # GPUs that are not NVIDIA's, 2024-2026; on-chip threads mostly prose (blind 21/28 on 44e4dbd)
+    Batch(108, 28, 21 / 28, frozenset({
+        "https://github.com/gfx-rs/wgpu/issues/10027",
+        "https://github.com/ROCm/AMDMIGraphX/pull/806",
+        "https://github.com/JuliaGPU/Metal.jl/pull/136",
+        "https://github.com/ggml-org/llama.cpp/pull/11619",
+        "https://github.com/intel/llvm/issues/12704",
+        "https://github.com/mattias800/prosper/pull/197",
+        "https://github.com/lightseekorg/tokenspeed/pull/119",
+    }), max_lookalike_share=0.7),
+    # pages outside GitHub: forums, Q&A, blogs; nearly all look-alikes (blind 14/14 on 44e4dbd)
+    Batch(109, 14, 14 / 14, max_lookalike_share=0.9),
+    # training libraries and research kernels, 2025-2026 (blind 9/12 on 44e4dbd)
+    Batch(110, 12, 9 / 12, frozenset({
+        "https://github.com/flame/blis/issues/357",
+        "https://github.com/NVIDIA/cuml/pull/1236",
+        "https://github.com/PaddlePaddle/Paddle/pull/38113",
+    }), max_lookalike_share=0.45),
 ]
 
 
