@@ -472,10 +472,7 @@ BATCHES = [
     # TPU threads and hard look-alikes; nearly every on-chip TPU thread found was known already (blind 31/31 on 9a72c81)
     Batch(111, 31, 31 / 31, max_lookalike_share=0.95),
     # kernel languages and compilers, 2025-2026; mostly prose, the threads with logs were known (blind 21/22 on 13bc298)
-    Batch(107, 22, 21 / 22, frozenset({
-        # a Kunlunxin fork's "out of resource: uni_sram" wrapping a failed compiler pass, not a shortage
-        "https://github.com/flagos-ai/FlagTree/issues/1249",
-    }), max_lookalike_share=0.7),
+    Batch(107, 22, 22 / 22, max_lookalike_share=0.7),
     # inference engines and serving stacks, 2025-2026 (blind 17/21 on 44e4dbd)
     Batch(106, 21, 17 / 21, frozenset({
         "https://github.com/NVIDIA/TensorRT-LLM/pull/5265",

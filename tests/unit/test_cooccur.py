@@ -1346,3 +1346,12 @@ def test_explain19_harvest22_sycl_look_alikes(text: str) -> None:
 ])
 def test_explain20(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # MLIR's verifier refusing an op's types under a Triton fork's OutOfResources (FlagTree#1249's kind)
+    "OutOfResources: out of resource: uni_sram\nPassManager::run failed: 'triton_xpu.cmpf' op result #0 must be "
+    "floating-point or ranked tensor of floating-point values, but got 'tensor<16384xui32>'",
+])
+def test_explain20_look_alikes(text: str) -> None:
+    assert not _on_chip(text)
