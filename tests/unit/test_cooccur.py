@@ -1343,6 +1343,12 @@ def test_explain19_harvest22_sycl_look_alikes(text: str) -> None:
     # devices named by their small shared memory, with no failure word in the sentence (pytorch#184310's kind)
     ("Pick smaller attention tiles for low shared-memory CUDA devices such as the RTX 3090.", "shared-memory", None,
      None),
+    # a quoted check that lost its first words: the limit is an NVIDIA opt-in maximum, so the request is shared memory
+    ("vLLM on a DGX Spark dies with \"Allocated: 110592 bytes. Max: 101376 bytes.\"", "shared-memory", 110592, 101376),
+    ("fused MoE: 245760 > 232448 at this tile", "shared-memory", 245760, 232448),
+    # one size read both ways, then another bound: the first bounds the need from below (TensorRT-LLM#5265's kind)
+    ("The new decode kernel needs shared memory larger than 160kB, while the sm_120 part only has 99kB.",
+     "shared-memory", 163840, 101376),
 ])
 def test_explain20(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]

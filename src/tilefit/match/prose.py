@@ -99,6 +99,11 @@ def numbers_near(text: str, start: int, end: int, resource: str | None = None) -
         # routes": ">" is nearer than "Use", a bound; "only 99 KB shared memory/block (vs 227 KB on H100)": "only"
         # is nearer than "vs", a bound), the requirement where both are as near
         if _cue(limit_m) < _cue(required_m):
+            # unless another bound follows: then the size bounds the need from below ("needs shared memory larger
+            # than 193kB, new SM120 hardware only has 48kB")
+            later = _size(_first(rules.tpu_limit if tpu else rules.limit, window[limit_m.end():]))
+            if later is not None and later != limit:
+                return required, later
             return None, limit
         return required, None
     return required, limit
