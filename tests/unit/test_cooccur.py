@@ -1354,6 +1354,20 @@ def test_explain20(text: str, resource: str, required: int | None, limit: int | 
     assert _first_on_chip(text) == [(resource, required, limit)]
 
 
+# explain20: CuPy's attribute setter refused, as an H100 printed it (benchmarks/explain_device_logs.py), in a shape of
+# our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # the attribute setter refused: the request is in the source line above
+    ("Traceback (most recent call last):\n  File \"run.py\", line 9, in <module>\n"
+     "    scan.max_dynamic_shared_size_bytes = 262144\n"
+     '  File "cupy/_core/raw.pyx", line 272, in cupy._core.raw.RawKernel.max_dynamic_shared_size_bytes.__set__\n'
+     "cupy_backends.cuda.api.driver.CUDADriverError: CUDA_ERROR_INVALID_VALUE: invalid argument",
+     "shared-memory", 262144, None),
+])
+def test_explain20_cupy(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
 @pytest.mark.parametrize("text", [
     # MLIR's verifier refusing an op's types under a Triton fork's OutOfResources (FlagTree#1249's kind)
     "OutOfResources: out of resource: uni_sram\nPassManager::run failed: 'triton_xpu.cmpf' op result #0 must be "

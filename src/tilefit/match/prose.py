@@ -29,6 +29,10 @@ class ProseRules:
     tpu_limit: tuple[re.Pattern[str], ...]
     # a sum stated as such: the requirement before any other cue's
     total: tuple[re.Pattern[str], ...]
+    # an argument in a traceback's source line, read further back than prose ("k(..., shared_mem=100000)" a few
+    # frames above CuPy's "CUDA_ERROR_INVALID_VALUE: invalid argument")
+    code_reach: int
+    code_required: re.Pattern[str]
 
 
 @functools.lru_cache(maxsize=1)
@@ -60,6 +64,8 @@ def prose_rules() -> ProseRules:
         tpu_limit=limit(raw["size_tpu"]),
         total=(re.compile(raw["total_before"] + raw["size"], flags),
                re.compile(raw["size"] + raw["total_after"], flags)),
+        code_reach=int(raw["code_reach"]),
+        code_required=re.compile(raw["required_attribute"], flags),
     )
 
 
@@ -94,6 +100,10 @@ def numbers_near(text: str, start: int, end: int, resource: str | None = None) -
         rules.tpu_required if tpu else rules.required, window)
     limit_m = _first(rules.tpu_limit if tpu else rules.limit, window)
     required, limit = _size(required_m), _size(limit_m)
+    if required is None and not tpu:
+        # the nearest argument above, within a traceback's reach
+        above = list(rules.code_required.finditer(text, max(0, start - rules.code_reach), start))
+        required = _size(above[-1]) if above else None
     if required_m is not None and limit_m is not None and required_m.start("n") == limit_m.start("n"):
         # one size read both ways: the cue nearer the size decides ("Use dynamic shared memory for the >48 KiB
         # routes": ">" is nearer than "Use", a bound; "only 99 KB shared memory/block (vs 227 KB on H100)": "only"

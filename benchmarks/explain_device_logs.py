@@ -1,0 +1,346 @@
+"""Real failure logs printed on a GPU machine by the stacks users run, each labelled by construction, read by explain.
+
+Every scenario is a small program that asks one stack (Triton, PyTorch Inductor, CuPy, Numba-CUDA, JAX, nvcc) for
+more of one on-chip resource than the GPU has, or makes a look-alike failure (device memory, grid size, Triton's
+tensor-size cap). It runs in a child process, and its combined output, the last lines as people paste them, is
+the log. The label comes from the program, not from reading the log: the resource asked for, and the numbers the
+stack itself reports (Triton's compiled metadata, the driver's attributes). A number is kept as `required` or
+`limit` only where the log prints it, as the corpus' labels are.
+
+On the GPU machine (nothing beyond its image is needed):
+
+    python3 benchmarks/explain_device_logs.py run OUT/device_logs.jsonl
+
+Here, on the logs that came back:
+
+    PYTHONPATH=src python benchmarks/explain_device_logs.py check tests/data/device/h100_logs.jsonl
+
+The committed file is the run's output with `url`, `required` and `limit` added by hand: the program's truth where the
+log prints the number (in decimal or in hex), and the numbers Inductor's message prints for its own config.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+from typing import Any
+
+PRELUDE = """
+import json, os, sys
+def truth(**kw):
+    with open(os.environ["TILEFIT_TRUTH"], "w") as f:
+        json.dump(kw, f)
+"""
+
+TRITON_MM = """
+import torch, triton, triton.language as tl
+from triton.runtime.autotuner import OutOfResources
+
+@triton.jit
+def matmul(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn,
+           BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        x = tl.load(a + rm[:, None] * sam + (k + rk)[None, :] * sak)
+        y = tl.load(b + (k + rk)[:, None] * sbk + rn[None, :] * sbn)
+        acc += tl.dot(x, y)
+    tl.store(c + rm[:, None] * scm + rn[None, :] * scn, acc.to(tl.float16))
+
+M = N = K = 2048
+a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+b = torch.randn(K, N, device="cuda", dtype=torch.float16)
+c = torch.empty(M, N, device="cuda", dtype=torch.float16)
+args = (a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+max_shared = triton.runtime.driver.active.utils.get_device_properties(0)["max_shared_mem"]
+"""
+
+# name -> (resource label, stack, program). Programs call truth(...) with what the stack itself says was asked.
+# Tried on the H100 and left out (2026-11-27): a Triton kernel of 128 fp32 values per thread at 32 warps (ptxas kept
+# it to 32 registers with 518 spills, no failure), flex_attention's backward at head_dim 256 in fp32 (it ran), and
+# Numba-CUDA 0.30.4, which does not import beside the image's NumPy 2.5 (np.row_stack is gone).
+SCENARIOS: dict[str, tuple[str, str, str]] = {
+    "triton-matmul-shared": ("shared-memory", "triton", TRITON_MM + """
+cfg = dict(BM=256, BN=256, BK=128, num_stages=4, num_warps=8)
+ck = matmul.warmup(*args, grid=(M // 256, N // 256), **cfg)
+truth(required=ck.metadata.shared, limit=max_shared)
+matmul[(M // 256, N // 256)](*args, **cfg)
+torch.cuda.synchronize()
+"""),
+    "triton-autotune-all-shared": ("shared-memory", "triton", TRITON_MM + """
+configs = [triton.Config(dict(BM=256, BN=256, BK=128), num_stages=s, num_warps=8) for s in (4, 5)]
+tuned = triton.autotune(configs=configs, key=["M"])(matmul)
+first = matmul.warmup(*args, grid=(M // 256, N // 256), BM=256, BN=256, BK=128, num_stages=4, num_warps=8)
+second = matmul.warmup(*args, grid=(M // 256, N // 256), BM=256, BN=256, BK=128, num_stages=5, num_warps=8)
+truth(required=[first.metadata.shared, second.metadata.shared], limit=max_shared)
+tuned[lambda meta: (M // meta["BM"], N // meta["BN"])](*args)
+torch.cuda.synchronize()
+"""),
+    "triton-64-warps": ("threads", "triton", """
+import torch, triton, triton.language as tl
+
+@triton.jit
+def add(x, y, z, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(z + offs, tl.load(x + offs, mask=m) + tl.load(y + offs, mask=m), mask=m)
+
+n = 1 << 20
+x = torch.randn(n, device="cuda"); y = torch.randn_like(x); z = torch.empty_like(x)
+truth(required=64 * 32, limit=1024)
+add[(n // 4096,)](x, y, z, n, BLOCK=4096, num_warps=64)
+torch.cuda.synchronize()
+"""),
+    "triton-numel-cap": ("off-chip", "triton", """
+import torch, triton, triton.language as tl
+
+@triton.jit
+def big(x, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x + offs, tl.load(x + offs) * 2)
+
+x = torch.randn(1 << 21, device="cuda")
+truth(note="Triton caps a block at 1048576 elements: a front-end limit, not an on-chip one")
+big[(1,)](x, BLOCK=1 << 21)
+"""),
+    "triton-grid-y": ("off-chip", "triton", """
+import torch, triton, triton.language as tl
+
+@triton.jit
+def fill(x, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x + offs, offs.to(tl.float32))
+
+x = torch.empty(128, device="cuda")
+truth(note="grid y over 65535: a grid limit")
+fill[(1, 70000)](x, BLOCK=128)
+torch.cuda.synchronize()
+"""),
+    "inductor-flex-attention-d512": ("shared-memory", "torch", """
+import torch
+from torch.nn.attention.flex_attention import flex_attention
+q, k, v = (torch.randn(1, 4, 1024, 512, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+truth(note="head_dim 512 in bf16: the default tiles need more shared memory than 227 KiB")
+out = torch.compile(flex_attention)(q, k, v)
+torch.cuda.synchronize()
+"""),
+    "torch-device-oom": ("off-chip", "torch", """
+import torch
+truth(note="device memory, not on chip")
+x = torch.empty(300 * 1024**3, dtype=torch.uint8, device="cuda")
+"""),
+    "cupy-optin-attribute": ("shared-memory", "cupy", """
+import cupy as cp
+src = r'''extern "C" __global__ void k(float* x) {
+    extern __shared__ float s[];
+    s[threadIdx.x] = x[threadIdx.x];
+    __syncthreads();
+    x[threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];
+}'''
+k = cp.RawKernel(src, "k")
+x = cp.ones(256, dtype=cp.float32)
+truth(required=300000, limit=cp.cuda.runtime.getDeviceProperties(0)["sharedMemPerBlockOptin"])
+k.max_dynamic_shared_size_bytes = 300000
+k((1,), (256,), (x,), shared_mem=300000)
+cp.cuda.Device().synchronize()
+"""),
+    "cupy-dynamic-without-optin": ("shared-memory", "cupy", """
+import cupy as cp
+src = r'''extern "C" __global__ void k(float* x) {
+    extern __shared__ float s[];
+    s[threadIdx.x] = x[threadIdx.x];
+    __syncthreads();
+    x[threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];
+}'''
+k = cp.RawKernel(src, "k")
+x = cp.ones(256, dtype=cp.float32)
+truth(required=100000, limit=49152)
+k((1,), (256,), (x,), shared_mem=100000)
+cp.cuda.Device().synchronize()
+"""),
+    "cupy-block-2048": ("threads", "cupy", """
+import cupy as cp
+src = r'''extern "C" __global__ void k(float* x) { x[threadIdx.x] += 1.0f; }'''
+k = cp.RawKernel(src, "k")
+x = cp.ones(2048, dtype=cp.float32)
+truth(required=2048, limit=1024)
+k((1,), (2048,), (x,))
+cp.cuda.Device().synchronize()
+"""),
+    "cupy-static-shared-128k": ("static-shared-memory|shared-memory", "cupy", """
+import cupy as cp
+src = r'''extern "C" __global__ void k(float* x) {
+    __shared__ float s[32768];
+    s[threadIdx.x] = x[threadIdx.x];
+    __syncthreads();
+    x[threadIdx.x] = s[(threadIdx.x * 7) % 32768];
+}'''
+k = cp.RawKernel(src, "k")
+x = cp.ones(256, dtype=cp.float32)
+truth(required=131072, limit=49152)
+k((1,), (256,), (x,))
+cp.cuda.Device().synchronize()
+"""),
+    "cupy-registers-701": ("registers|threads", "cupy", """
+import cupy as cp
+src = r'''extern "C" __global__ void heavy(const float* x, float* y) {
+    float a[96];
+    #pragma unroll
+    for (int i = 0; i < 96; i++) a[i] = x[threadIdx.x * 96 + i];
+    float s = 0.0f;
+    #pragma unroll
+    for (int j = 0; j < 8; j++) {
+        #pragma unroll
+        for (int i = 0; i < 96; i++) s += a[i] * a[(i * 7 + j) % 96];
+    }
+    y[threadIdx.x] = s;
+}'''
+k = cp.RawKernel(src, "heavy", options=("--maxrregcount=128",))
+x = cp.ones(1024 * 96, dtype=cp.float32)
+y = cp.empty(1024, dtype=cp.float32)
+truth(registers=k.num_regs, threads=1024, max_threads=k.max_threads_per_block)
+k((1,), (1024,), (x, y))
+cp.cuda.Device().synchronize()
+"""),
+    "jax-pallas-triton-shared": ("shared-memory", "jax", """
+import jax, jax.numpy as jnp
+from jax.experimental import pallas as pl
+
+def kernel(x_ref, y_ref, o_ref):
+    o_ref[...] = jnp.dot(x_ref[...], y_ref[...], preferred_element_type=jnp.float32)
+
+x = jnp.ones((256, 1024), jnp.float32)
+y = jnp.ones((1024, 256), jnp.float32)
+truth(note="a 256x1024 by 1024x256 fp32 block product in one program")
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((256, 256), jnp.float32))(x, y)
+print(out.block_until_ready()[0, 0])
+"""),
+    "jax-device-oom": ("off-chip", "jax", """
+import jax, jax.numpy as jnp
+truth(note="device memory, not on chip")
+x = jnp.ones((300 * 1024**3 // 4,), jnp.float32)
+print(x.block_until_ready()[0])
+"""),
+    "nvcc-static-shared-64k": ("static-shared-memory|shared-memory", "nvcc", r"""
+import subprocess, tempfile, os
+src = '''__global__ void k(float* x) {
+    __shared__ float s[16384];
+    s[threadIdx.x] = x[threadIdx.x];
+    __syncthreads();
+    x[threadIdx.x] = s[(threadIdx.x * 7) % 16384];
+}
+'''
+d = tempfile.mkdtemp()
+open(os.path.join(d, "k.cu"), "w").write(src)
+truth(required=65536, limit=49152)
+r = subprocess.run(["nvcc", "-arch=sm_90", "-c", "k.cu", "-o", "k.o"], cwd=d)
+sys.exit(r.returncode)
+"""),
+    "nvcc-spills-maxrregcount": ("registers", "nvcc", r"""
+import subprocess, tempfile, os
+src = '''__global__ void heavy(const float* x, float* y) {
+    float a[96];
+    #pragma unroll
+    for (int i = 0; i < 96; i++) a[i] = x[threadIdx.x * 96 + i];
+    float s = 0.0f;
+    #pragma unroll
+    for (int j = 0; j < 8; j++) {
+        #pragma unroll
+        for (int i = 0; i < 96; i++) s += a[i] * a[(i * 7 + j) % 96];
+    }
+    y[threadIdx.x] = s;
+}
+'''
+d = tempfile.mkdtemp()
+open(os.path.join(d, "heavy.cu"), "w").write(src)
+truth(registers=32)
+r = subprocess.run(["nvcc", "-arch=sm_90", "-c", "-Xptxas", "-v", "-maxrregcount=32", "heavy.cu", "-o", "heavy.o"],
+                   cwd=d)
+sys.exit(r.returncode)
+"""),
+}
+
+TAIL_LINES = 60
+
+
+def _run_one(name: str, timeout: float) -> dict[str, Any]:
+    resource, stack, body = SCENARIOS[name]
+    with tempfile.TemporaryDirectory() as tmp:
+        prog = Path(tmp, f"{name.replace('-', '_')}.py")
+        prog.write_text(PRELUDE + textwrap.dedent(body))
+        truth_path = Path(tmp, "truth.json")
+        env = dict(os.environ, TILEFIT_TRUTH=str(truth_path), PYTHONUNBUFFERED="1",
+                   XLA_PYTHON_CLIENT_PREALLOCATE="false")
+        try:
+            done = subprocess.run([sys.executable, prog.name], cwd=tmp, env=env, capture_output=True, text=True,
+                                  timeout=timeout)
+            out, rc = done.stdout + done.stderr, done.returncode
+        except subprocess.TimeoutExpired as exc:
+            out = (exc.stdout or b"").decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
+            rc = -9
+        truth = json.loads(truth_path.read_text()) if truth_path.exists() else {}
+    lines = out.rstrip("\n").split("\n")
+    return {"scenario": name, "stack": stack, "resource": resource, "rc": rc, "truth": truth,
+            "log": "\n".join(lines[-TAIL_LINES:])}
+
+
+def _versions() -> dict[str, str]:
+    probe = ("import importlib.metadata as m\n"
+             "for p in ('torch','triton','cupy-cuda13x','numba-cuda','numba','jax','jaxlib'):\n"
+             "    try: print(p, m.version(p))\n"
+             "    except Exception: pass\n"
+             "import torch; print('gpu', torch.cuda.get_device_name(0))\n")
+    got = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120).stdout
+    versions = dict(line.split(" ", 1) for line in got.splitlines() if " " in line)
+    nvcc = subprocess.run(["nvcc", "--version"], capture_output=True, text=True).stdout.strip().splitlines()
+    versions["nvcc"] = nvcc[-1] if nvcc else ""
+    return versions
+
+
+def run(path: str, timeout: float = 300.0) -> None:
+    versions = _versions()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        rows = list(pool.map(lambda n: _run_one(n, timeout), SCENARIOS))
+    with open(path, "w") as f:
+        for row in rows:
+            row["versions"] = versions
+            f.write(json.dumps(row) + "\n")
+            print(f"{row['scenario']:36} rc={row['rc']:<4} {row['resource']:36} {json.dumps(row['truth'])[:100]}")
+
+
+def check(path: str) -> int:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+    from tilefit.kb.repository import load_kb
+    from tilefit.match.judge import recognised
+    from tilefit.match.matcher import match
+
+    kb = load_kb()
+    rows = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+    good = 0
+    for row in rows:
+        ok = recognised(row, kb)
+        good += ok
+        got = [(m.entry.id, m.required, m.limit) for m in match(row["log"], kb) if m.entry.on_chip][:2]
+        print(f"{'ok  ' if ok else 'MISS'} {row['url']:60} want {row['resource']} "
+              f"{row.get('required')}/{row.get('limit')}  got {got}")
+    print(f"{good}/{len(rows)} recognised")
+    return 0 if good == len(rows) else 1
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "run":
+        run(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == "check":
+        sys.exit(check(sys.argv[2]))
+    else:
+        sys.exit(__doc__)
