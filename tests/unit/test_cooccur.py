@@ -1349,6 +1349,9 @@ def test_explain19_harvest22_sycl_look_alikes(text: str) -> None:
     # one size read both ways, then another bound: the first bounds the need from below (TensorRT-LLM#5265's kind)
     ("The new decode kernel needs shared memory larger than 160kB, while the sm_120 part only has 99kB.",
      "shared-memory", 163840, 101376),
+    # a register file stated in K is the bound where no count per thread was asked for (cuml#1236's kind) ...
+    ("Given the 64K limit on the number of registers, the solver kernel fails to launch with full blocks once it "
+     "spills past its register budget.", "registers", None, 65536),
 ])
 def test_explain20(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
@@ -1372,6 +1375,8 @@ def test_explain20_cupy(text: str, resource: str, required: int | None, limit: i
     # MLIR's verifier refusing an op's types under a Triton fork's OutOfResources (FlagTree#1249's kind)
     "OutOfResources: out of resource: uni_sram\nPassManager::run failed: 'triton_xpu.cmpf' op result #0 must be "
     "floating-point or ranked tensor of floating-point values, but got 'tensor<16384xui32>'",
+    # a C compiler's inline assembly on a CPU (IBM XL C building POWER9 kernels, blis#357's kind)
+    "kernels/power9/3/gemm_d12x6.c, line 88.9: 1500-065: (S) Too many registers are required in the asm statement.",
 ])
 def test_explain20_look_alikes(text: str) -> None:
     assert not _on_chip(text)

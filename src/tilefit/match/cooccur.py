@@ -346,6 +346,8 @@ def _extents(m: re.Match[str]) -> tuple[int, int, int]:
     return x, y, z
 
 
+# The most registers a thread may have (CUDA and HIP): a larger request is a block's, not a thread's.
+_MAX_REGISTERS_PER_THREAD = 255
 # What any CUDA or HIP block may have: 1024 threads, 64 of them in z.
 BLOCK_THREADS, BLOCK_Z = 1024, 64
 # The entry a launch whose printed block no GPU can run is reported with (here and by the matcher).
@@ -424,18 +426,26 @@ def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | N
     window = _NOT_COUNTS.sub(lambda u: " " * len(u.group()), near)
     required: int | None = None
     limit: int | None = None
+    # a register file stated in K ("the 64k limit on the number of registers"): the bound unless a count per thread
+    # was asked for, which pairs with a bound per thread ("84 registers per work-item ... maximum of 64")
+    file: int | None = None
     for pattern in r.counts:
         m = pattern.search(window)
         if m is None:
             continue
         groups = m.groupdict()
-        scale = 1024 if groups.get("kilo") else 1  # "the 64k limit" of registers per block: 65536
+        scale = 1024 if groups.get("kilo") else 1  # "79872, greater than the 64k limit" of registers: 65536
+        if scale > 1 and groups.get("limit") and not groups.get("required"):
+            file = file or int(groups["limit"]) * scale
+            continue
         if required is None and groups.get("required"):
             required = int(groups["required"])
         if limit is None and groups.get("limit"):
             limit = int(groups["limit"]) * scale
         if required is not None and limit is not None:
             break
+    if file is not None and (limit is None or required is None or required > _MAX_REGISTERS_PER_THREAD):
+        limit = file
     if resource == "threads":
         over = per_dimension(text, start, end, (required, limit))
         if over:
