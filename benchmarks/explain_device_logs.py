@@ -68,7 +68,8 @@ max_shared = triton.runtime.driver.active.utils.get_device_properties(0)["max_sh
 # name -> (resource label, stack, program). Programs call truth(...) with what the stack itself says was asked.
 # Tried on the H100 and left out (2026-11-27): a Triton kernel of 128 fp32 values per thread at 32 warps (ptxas kept
 # it to 32 registers with 518 spills, no failure), flex_attention's backward at head_dim 256 in fp32 (it ran), and
-# Numba-CUDA 0.30.4, which does not import beside the image's NumPy 2.5 (np.row_stack is gone).
+# Numba-CUDA 0.30.4, which does not import beside the image's NumPy 2.5 (np.row_stack is gone); nvcc 13.0 accepts
+# __launch_bounds__(2048) without a word; JAX 0.11.2's pallas_call with Mosaic GPU's CompilerParams found no lowering.
 SCENARIOS: dict[str, tuple[str, str, str]] = {
     "triton-matmul-shared": ("shared-memory", "triton", TRITON_MM + """
 cfg = dict(BM=256, BN=256, BK=128, num_stages=4, num_warps=8)
@@ -267,6 +268,164 @@ truth(registers=32)
 r = subprocess.run(["nvcc", "-arch=sm_90", "-c", "-Xptxas", "-v", "-maxrregcount=32", "heavy.cu", "-o", "heavy.o"],
                    cwd=d)
 sys.exit(r.returncode)
+"""),
+    "nvcc-warn-spills-launch-bounds": ("registers", "nvcc", r"""
+import subprocess, tempfile, os
+src = '''__global__ void __launch_bounds__(1024, 2) heavy(const float* x, float* y) {
+    float a[96];
+    #pragma unroll
+    for (int i = 0; i < 96; i++) a[i] = x[threadIdx.x * 96 + i];
+    float s = 0.0f;
+    #pragma unroll
+    for (int j = 0; j < 8; j++) {
+        #pragma unroll
+        for (int i = 0; i < 96; i++) s += a[i] * a[(i * 7 + j) % 96];
+    }
+    y[threadIdx.x] = s;
+}
+'''
+d = tempfile.mkdtemp()
+open(os.path.join(d, "heavy.cu"), "w").write(src)
+truth(registers=32, threads=1024, blocks_per_sm=2)
+r = subprocess.run(["nvcc", "-arch=sm_90", "-c", "-Xptxas", "-warn-spills", "heavy.cu", "-o", "heavy.o"], cwd=d)
+sys.exit(r.returncode)
+"""),
+    "cuda-runtime-block-2048": ("threads", "nvcc", r"""
+import subprocess, tempfile, os
+src = '''#include <cstdio>
+__global__ void k(float* x) { x[threadIdx.x] += 1.0f; }
+int main() {
+    float* x;
+    cudaMalloc(&x, 2048 * sizeof(float));
+    k<<<1, 2048>>>(x);
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess) {
+        fprintf(stderr, "CUDA error at main.cu:7: %s (%s)\\n", cudaGetErrorString(err), cudaGetErrorName(err));
+        return 1;
+    }
+    return 0;
+}
+'''
+d = tempfile.mkdtemp()
+open(os.path.join(d, "main.cu"), "w").write(src)
+subprocess.run(["nvcc", "-arch=sm_90", "main.cu", "-o", "main"], cwd=d, check=True)
+truth(required=2048, limit=1024)
+sys.exit(subprocess.run(["./main"], cwd=d).returncode)
+"""),
+    "cuda-runtime-optin-300000": ("shared-memory", "nvcc", r"""
+import subprocess, tempfile, os
+src = '''#include <cstdio>
+__global__ void k(float* x) { extern __shared__ float s[]; s[threadIdx.x] = x[threadIdx.x]; __syncthreads();
+    x[threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x]; }
+int main() {
+    float* x;
+    cudaMalloc(&x, 256 * sizeof(float));
+    int bytes = 300000;
+    cudaError_t err = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+    if (err != cudaSuccess) {
+        fprintf(stderr, "cudaFuncSetAttribute(MaxDynamicSharedMemorySize, %d) failed: %s\\n", bytes,
+                cudaGetErrorString(err));
+        return 1;
+    }
+    k<<<1, 256, bytes>>>(x);
+    return cudaDeviceSynchronize() != cudaSuccess;
+}
+'''
+d = tempfile.mkdtemp()
+open(os.path.join(d, "main.cu"), "w").write(src)
+subprocess.run(["nvcc", "-arch=sm_90", "main.cu", "-o", "main"], cwd=d, check=True)
+truth(required=300000, limit=232448)
+sys.exit(subprocess.run(["./main"], cwd=d).returncode)
+"""),
+    "cuda-runtime-registers-701": ("registers|threads", "nvcc", r"""
+import subprocess, tempfile, os
+src = '''#include <cstdio>
+__global__ void heavy(const float* x, float* y) {
+    float a[96];
+    #pragma unroll
+    for (int i = 0; i < 96; i++) a[i] = x[threadIdx.x * 96 + i];
+    float s = 0.0f;
+    #pragma unroll
+    for (int j = 0; j < 8; j++) {
+        #pragma unroll
+        for (int i = 0; i < 96; i++) s += a[i] * a[(i * 7 + j) % 96];
+    }
+    y[threadIdx.x] = s;
+}
+int main() {
+    float *x, *y;
+    cudaMalloc(&x, 1024 * 96 * sizeof(float));
+    cudaMalloc(&y, 1024 * sizeof(float));
+    heavy<<<1, 1024>>>(x, y);
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess) {
+        fprintf(stderr, "kernel launch failed: %s\\n", cudaGetErrorString(err));
+        return 1;
+    }
+    return 0;
+}
+'''
+d = tempfile.mkdtemp()
+open(os.path.join(d, "main.cu"), "w").write(src)
+subprocess.run(["nvcc", "-arch=sm_90", "-maxrregcount=128", "main.cu", "-o", "main"], cwd=d, check=True)
+truth(threads=1024)
+sys.exit(subprocess.run(["./main"], cwd=d).returncode)
+"""),
+    "cupy-launch-bounds-512": ("threads", "cupy", """
+import cupy as cp
+src = r'''extern "C" __global__ void __launch_bounds__(256) k(float* x) { x[threadIdx.x] += 1.0f; }'''
+k = cp.RawKernel(src, "k")
+x = cp.ones(512, dtype=cp.float32)
+truth(required=512, limit=k.max_threads_per_block)
+k((1,), (512,), (x,))
+cp.cuda.Device().synchronize()
+"""),
+    "jax-pallas-triton-64-warps": ("threads", "jax", """
+import jax, jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import triton as pltriton
+
+def kernel(x_ref, o_ref):
+    o_ref[...] = x_ref[...] * 2.0
+
+x = jnp.ones((4096,), jnp.float32)
+truth(required=2048, limit=1024)
+out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((4096,), jnp.float32),
+                     compiler_params=pltriton.CompilerParams(num_warps=64))(x)
+print(out.block_until_ready()[0])
+"""),
+    "torch-dataloader-small-shm": ("off-chip", "torch", r"""
+import subprocess, tempfile, os
+inner = '''
+import torch
+from torch.utils.data import DataLoader, Dataset
+class Big(Dataset):
+    def __len__(self):
+        return 64
+    def __getitem__(self, i):
+        return torch.ones(4 * 1024 * 1024)
+for batch in DataLoader(Big(), batch_size=8, num_workers=2):
+    pass
+'''
+d = tempfile.mkdtemp()
+open(os.path.join(d, "train.py"), "w").write(inner)
+truth(note="host /dev/shm of 1 MiB under DataLoader workers")
+cmd = "mount -t tmpfs -o size=1m tmpfs /dev/shm && exec " + sys.executable + " train.py"
+sys.exit(subprocess.run(["unshare", "-m", "sh", "-c", cmd], cwd=d).returncode)
+"""),
+    "inductor-user-autotune-all-shared": ("shared-memory", "torch", TRITON_MM + """
+configs = [triton.Config(dict(BM=256, BN=256, BK=128), num_stages=s, num_warps=8) for s in (4, 5)]
+tuned = triton.autotune(configs=configs, key=["M"])(matmul)
+
+def f(a, b):
+    c = torch.empty(a.shape[0], b.shape[1], device=a.device, dtype=torch.float16)
+    tuned[lambda meta: (M // meta["BM"], N // meta["BN"])](a, b, c, M, N, K, a.stride(0), a.stride(1),
+                                                             b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+    return c
+
+truth(required=[524288, 655360], limit=max_shared)
+torch.compile(f)(a, b)
+torch.cuda.synchronize()
 """),
 }
 

@@ -1352,6 +1352,10 @@ def test_explain19_harvest22_sycl_look_alikes(text: str) -> None:
     # a register file stated in K is the bound where no count per thread was asked for (cuml#1236's kind) ...
     ("Given the 64K limit on the number of registers, the solver kernel fails to launch with full blocks once it "
      "spills past its register budget.", "registers", None, 65536),
+    # XLA's launch line names its block "block dims" (a Pallas kernel at 64 warps, on an H100), and its "shared memory
+    # size: 0" is no request
+    ("INTERNAL: CUDA error: Failed to launch CUDA kernel: fused_scale; block dims: 2048x1x1; grid dims: 8x1x1; shared "
+     "memory size: 0: CUDA_ERROR_INVALID_VALUE: invalid argument", "threads", 2048, None),
 ])
 def test_explain20(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
@@ -1375,6 +1379,9 @@ def test_explain20_cupy(text: str, resource: str, required: int | None, limit: i
     # MLIR's verifier refusing an op's types under a Triton fork's OutOfResources (FlagTree#1249's kind)
     "OutOfResources: out of resource: uni_sram\nPassManager::run failed: 'triton_xpu.cmpf' op result #0 must be "
     "floating-point or ranked tensor of floating-point values, but got 'tensor<16384xui32>'",
+    # a dump of the device's maxima is no launch: "block dim: (1024,1024,64)" above a launch refused for its grid
+    "threads in a block: 1024\nblock dim: (1024,1024,64)\ngrid dim: (2147483647,65535,65535)\nfound 0 voxels\n"
+    "CUDA failure: invalid configuration argument in voxelize.cu:88",
     # a C compiler's inline assembly on a CPU (IBM XL C building POWER9 kernels, blis#357's kind)
     "kernels/power9/3/gemm_d12x6.c, line 88.9: 1500-065: (S) Too many registers are required in the asm statement.",
 ])

@@ -328,7 +328,7 @@ _GRID = re.compile(r"(?:grid|global)\w*\s*[=:]?\s*$", re.IGNORECASE)
 # "local_size=(64, 32, 1)", "workgroup size [64, 8, 1]" (ONNX Runtime Web), "threadblock is too big: (64, 32, 1) >
 # 1024" (luminal), or as a product: "Too many work items per workgroup: 64 * 32 * 1 > 1024" (clvk), Mesa's "product
 # of local_sizes exceeds MAX_COMPUTE_VARIABLE_GROUP_INVOCATIONS_ARB (64 * 32 * 1 > 1024)"
-_BLOCK_NAMES = r"block_?dim\w*|block|local_?size|local_work_size|work[-_ ]?group[-_ ]?size"
+_BLOCK_NAMES = r"block[ _]?dim\w*|block|local_?size|local_work_size|work[-_ ]?group[-_ ]?size"
 _BLOCK = re.compile(
     rf"\b(?:{_BLOCK_NAMES}|threads(?:_per_block)?|thread\s?block\s+is\s+too\s+(?:big|large))"
     r"\s*[=:]?\s*[\[({]\s*(\d{1,5})\s*,\s*(\d{1,5})\s*,\s*(\d{1,5})\s*[\])}]"
@@ -346,6 +346,13 @@ def _extents(m: re.Match[str]) -> tuple[int, int, int]:
     return x, y, z
 
 
+def _launched(m: re.Match[str]) -> bool:
+    """False for a device's own maxima printed as a block ("block dim: (1024,1024,64)" in a dump of CUDA's limits,
+    OpenCL's max work-item sizes 1024x1024x1024): no launch asks for that."""
+    x, y, z = _extents(m)
+    return not (x == y == 1024 and z in (64, 1024))
+
+
 # The most registers a thread may have (CUDA and HIP): a larger request is a block's, not a thread's.
 _MAX_REGISTERS_PER_THREAD = 255
 # What any CUDA or HIP block may have: 1024 threads, 64 of them in z.
@@ -358,6 +365,8 @@ def block_over(text: str, start: int, end: int) -> tuple[int, int] | None:
     """(threads, bound) of a block printed near text[start:end] that no GPU can launch: more than 1024 threads, or
     more than 64 in z; None where the launch's block is within them or not printed."""
     for m in _BLOCK.finditer(text, max(0, start - _TRIPLE_REACH), min(len(text), end + _TRIPLE_REACH)):
+        if not _launched(m):
+            continue
         x, y, z = _extents(m)
         if x * y * z > BLOCK_THREADS:
             return x * y * z, BLOCK_THREADS
@@ -368,7 +377,8 @@ def block_over(text: str, start: int, end: int) -> tuple[int, int] | None:
 
 def printed_block(text: str, start: int, end: int) -> int | None:
     """The threads of the first block printed near text[start:end] (its extents' product), or None."""
-    m = _BLOCK.search(text, max(0, start - _TRIPLE_REACH), min(len(text), end + _TRIPLE_REACH))
+    m = next((b for b in _BLOCK.finditer(text, max(0, start - _TRIPLE_REACH), min(len(text), end + _TRIPLE_REACH))
+              if _launched(b)), None)
     if m is None:
         return None
     x, y, z = _extents(m)
@@ -383,7 +393,7 @@ def block_within(text: str, start: int, end: int) -> bool:
     """Whether a launch printed near text[start:end] shows its grid and a block that any GPU can run ("grid_dims =
     (2147483648, 1, 1) block_dims = (256, 1, 1). It is larger than the limits."): what is over is the grid."""
     lo, hi = max(0, start - _TRIPLE_REACH), min(len(text), end + _TRIPLE_REACH)
-    blocks = [_extents(m) for m in _BLOCK.finditer(text, lo, hi)]
+    blocks = [_extents(m) for m in _BLOCK.finditer(text, lo, hi) if _launched(m)]
     return (bool(blocks) and _GRID_TRIPLE.search(text, lo, hi) is not None
             and all(x * y * z <= BLOCK_THREADS and z <= BLOCK_Z for x, y, z in blocks))
 
