@@ -13,9 +13,9 @@ from typing import Literal, get_args
 Resource = Literal[
     "shared-memory", "static-shared-memory", "registers", "threads", "tensor-memory",
     "vmem", "scoped-vmem", "tpu-smem",
-    "host-memory", "compile-time", "hbm", "host-shared-memory", "host-threads", "grid",
+    "host-memory", "compile-time", "hbm", "host-shared-memory", "host-threads", "grid", "block-elements",
 ]
-Unit = Literal["bytes", "threads", "registers", "columns", "seconds", "blocks"]
+Unit = Literal["bytes", "threads", "registers", "columns", "seconds", "blocks", "elements"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,6 +51,9 @@ TABLE: Mapping[str, ResourceInfo] = {
         _r("host-threads", False, "threads", None, "host threads"),
         # a launch's grid (blocks per dimension, 65535 in y and z): checked at launch, but not on-chip memory
         _r("grid", False, "blocks", None, "launch grid"),
+        # the elements of one block (a Triton tensor, a fused row): a compiler's or a library's cap, checked before
+        # any on-chip memory is sized
+        _r("block-elements", False, "elements", None, "elements per block"),
     )
 }
 RESOURCES: tuple[Resource, ...] = get_args(Resource)

@@ -1387,3 +1387,17 @@ def test_explain20_cupy(text: str, resource: str, required: int | None, limit: i
 ])
 def test_explain20_look_alikes(text: str) -> None:
     assert not _on_chip(text)
+
+
+@pytest.mark.parametrize(("text", "entry", "required", "limit"), [
+    # a block's element cap is Triton's or a library's, explained as such and never on chip (an H100 printed the
+    # first under Triton 3.6; Liger-Kernel 0.8.5's calculate_settings words the second)
+    ("triton.compiler.errors.CompilationError: at 2:11:\nnumel (4194304) exceeds triton maximum tensor numel (1048576)",
+     "triton/max-tensor-numel", 4194304, 1048576),
+    ("RuntimeError: Cannot launch Triton kernel since n = 151936 exceeds the recommended Triton blocksize = 65536.",
+     "liger/fused-block-cap", 151936, 65536),
+])
+def test_explain20_block_element_caps(text: str, entry: str, required: int, limit: int) -> None:
+    found = match(text, KB)
+    assert [(m.entry.id, m.required, m.limit) for m in found] == [(entry, required, limit)]
+    assert not found[0].entry.on_chip and found[0].entry.resource == "block-elements"

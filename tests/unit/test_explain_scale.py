@@ -72,8 +72,10 @@ def test_memory_stays_bounded_by_streaming(tmp_path: Path) -> None:
 # 2-core box (0.37, 0.76, 0.75, 1.37, 0.71, 0.21, 0.45 s for 1.5 MB; before it: 2.94, 1.63, 2.22, 4.30, 2.01,
 # 1.13, 1.09 s), so a loaded CI box passes and a return of the 24 s case (distinct-unmatched) does not.
 # distinct-partial: 15.4 s for 1 MB before each log had a budget of prose readings, 0.7 s after (the CLI, explain14).
+# long-numbers: 0.64-0.89 s for 1.2 MB on the same box in explain20 and 0.63-0.92 s at ccc10f2, measured in turns
+# (the general layer's vocabulary over the read head and tail of digits): 0.8 failed on noise alone.
 CPU_BOUND = {"distinct-unmatched": 1.0, "distinct-fallback": 2.0, "distinct-families": 2.0, "one-line": 3.5,
-             "ansi-cr": 2.0, "long-numbers": 0.8, "utf-16": 1.2, "distinct-partial": 2.0}
+             "ansi-cr": 2.0, "long-numbers": 1.5, "utf-16": 1.2, "distinct-partial": 2.0}
 
 
 def _cpu_explain(path: Path) -> tuple[float, object]:
