@@ -9,7 +9,9 @@ stack itself reports (Triton's compiled metadata, the driver's attributes). A nu
 
 On the GPU machine (nothing beyond its image is needed):
 
-    python3 benchmarks/explain_device_logs.py run OUT/device_logs.jsonl
+    python3 benchmarks/explain_device_logs.py run OUT/device_logs.jsonl [SCENARIO ...]
+
+(the Liger-Kernel scenarios need liger-kernel 0.8.5 carried as a wheel: the machine has no network)
 
 Here, on the logs that came back:
 
@@ -65,11 +67,62 @@ args = (a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.
 max_shared = triton.runtime.driver.active.utils.get_device_properties(0)["max_shared_mem"]
 """
 
+TORCH_EXT = r'''
+import os, torch
+from torch.utils.cpp_extension import load_inline
+os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0")
+cuda_src = """
+#include <torch/extension.h>
+#include <c10/cuda/CUDAException.h>
+__global__ void heavy(const float* x, float* y) {
+    float a[96];
+    #pragma unroll
+    for (int i = 0; i < 96; i++) a[i] = x[threadIdx.x * 96 + i];
+    float s = 0.0f;
+    #pragma unroll
+    for (int j = 0; j < 8; j++) {
+        #pragma unroll
+        for (int i = 0; i < 96; i++) s += a[i] * a[(i * 7 + j) % 96];
+    }
+    y[threadIdx.x] = s;
+}
+__global__ void dynamic_smem(float* x) {
+    extern __shared__ float s[];
+    s[threadIdx.x] = x[threadIdx.x];
+    __syncthreads();
+    x[threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];
+}
+void run_heavy(torch::Tensor x, torch::Tensor y) {
+    heavy<<<1, 1024>>>(x.data_ptr<float>(), y.data_ptr<float>());
+    C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+void run_dynamic(torch::Tensor x, int64_t bytes) {
+    C10_CUDA_CHECK(cudaFuncSetAttribute(dynamic_smem, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+    dynamic_smem<<<1, 256, bytes>>>(x.data_ptr<float>());
+    C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+void run_block(torch::Tensor x, int64_t threads) {
+    dynamic_smem<<<1, (int)threads, 1024>>>(x.data_ptr<float>());
+    C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+"""
+cpp_src = """
+void run_heavy(torch::Tensor x, torch::Tensor y);
+void run_dynamic(torch::Tensor x, int64_t bytes);
+void run_block(torch::Tensor x, int64_t threads);
+"""
+ext = load_inline("tilefit_device_logs", cpp_sources=cpp_src, cuda_sources=cuda_src,
+                  functions=["run_heavy", "run_dynamic", "run_block"], extra_cuda_cflags=["-maxrregcount=128"],
+                  build_directory=os.environ["TILEFIT_EXT_DIR"])
+'''
+
 # name -> (resource label, stack, program). Programs call truth(...) with what the stack itself says was asked.
 # Tried on the H100 and left out (2026-11-27): a Triton kernel of 128 fp32 values per thread at 32 warps (ptxas kept
 # it to 32 registers with 518 spills, no failure), flex_attention's backward at head_dim 256 in fp32 (it ran), and
 # Numba-CUDA 0.30.4, which does not import beside the image's NumPy 2.5 (np.row_stack is gone); nvcc 13.0 accepts
-# __launch_bounds__(2048) without a word; JAX 0.11.2's pallas_call with Mosaic GPU's CompilerParams found no lowering.
+# __launch_bounds__(2048) without a word; JAX 0.11.2's pallas_call with Mosaic GPU's CompilerParams found no lowering;
+# LigerLayerNorm over a 65536-wide bf16 row ran, forward and backward; flex_attention with kernel_options of 256x256
+# fp32 tiles and 4 stages was still compiling after 300 s, with nothing printed.
 SCENARIOS: dict[str, tuple[str, str, str]] = {
     "triton-matmul-shared": ("shared-memory", "triton", TRITON_MM + """
 cfg = dict(BM=256, BN=256, BK=128, num_stages=4, num_warps=8)
@@ -413,6 +466,44 @@ truth(note="host /dev/shm of 1 MiB under DataLoader workers")
 cmd = "mount -t tmpfs -o size=1m tmpfs /dev/shm && exec " + sys.executable + " train.py"
 sys.exit(subprocess.run(["unshare", "-m", "sh", "-c", cmd], cwd=d).returncode)
 """),
+    "liger-rmsnorm-131072": ("off-chip", "liger", """
+import torch
+from liger_kernel.transformers import LigerRMSNorm
+norm = LigerRMSNorm(131072).cuda()
+x = torch.randn(4, 131072, device="cuda")
+truth(required=131072, limit=65536, note="Liger-Kernel's own cap on a fused row")
+norm(x)
+torch.cuda.synchronize()
+"""),
+    "sdpa-flash-head-dim-512": ("off-chip", "torch", """
+import torch
+import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
+q, k, v = (torch.randn(1, 4, 1024, 512, device="cuda", dtype=torch.float16) for _ in range(3))
+truth(note="FlashAttention's supported head dims: a shape check, not a memory limit")
+with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+    F.scaled_dot_product_attention(q, k, v)
+torch.cuda.synchronize()
+"""),
+    "torch-extension-registers-701": ("registers|threads", "torch", TORCH_EXT + """
+x = torch.ones(1024 * 96, device="cuda")
+y = torch.empty(1024, device="cuda")
+truth(threads=1024)
+ext.run_heavy(x, y)
+torch.cuda.synchronize()
+"""),
+    "torch-extension-optin-300000": ("shared-memory", "torch", TORCH_EXT + """
+x = torch.ones(256, device="cuda")
+truth(required=300000, limit=232448)
+ext.run_dynamic(x, 300000)
+torch.cuda.synchronize()
+"""),
+    "torch-extension-block-2048": ("threads", "torch", TORCH_EXT + """
+x = torch.ones(2048, device="cuda")
+truth(required=2048, limit=1024)
+ext.run_block(x, 2048)
+torch.cuda.synchronize()
+"""),
     "inductor-user-autotune-all-shared": ("shared-memory", "torch", TRITON_MM + """
 configs = [triton.Config(dict(BM=256, BN=256, BK=128), num_stages=s, num_warps=8) for s in (4, 5)]
 tuned = triton.autotune(configs=configs, key=["M"])(matmul)
@@ -430,6 +521,8 @@ torch.cuda.synchronize()
 }
 
 TAIL_LINES = 60
+# one build of the CUDA extension, shared by the scenarios that use it (torch's lock serialises the builds)
+_EXT_DIR = os.path.join(tempfile.gettempdir(), "tilefit_device_ext")
 
 
 def _run_one(name: str, timeout: float) -> dict[str, Any]:
@@ -438,7 +531,7 @@ def _run_one(name: str, timeout: float) -> dict[str, Any]:
         prog = Path(tmp, f"{name.replace('-', '_')}.py")
         prog.write_text(PRELUDE + textwrap.dedent(body))
         truth_path = Path(tmp, "truth.json")
-        env = dict(os.environ, TILEFIT_TRUTH=str(truth_path), PYTHONUNBUFFERED="1",
+        env = dict(os.environ, TILEFIT_TRUTH=str(truth_path), PYTHONUNBUFFERED="1", TILEFIT_EXT_DIR=_EXT_DIR,
                    XLA_PYTHON_CLIENT_PREALLOCATE="false")
         try:
             done = subprocess.run([sys.executable, prog.name], cwd=tmp, env=env, capture_output=True, text=True,
@@ -455,7 +548,7 @@ def _run_one(name: str, timeout: float) -> dict[str, Any]:
 
 def _versions() -> dict[str, str]:
     probe = ("import importlib.metadata as m\n"
-             "for p in ('torch','triton','cupy-cuda13x','numba-cuda','numba','jax','jaxlib'):\n"
+             "for p in ('torch','triton','cupy-cuda13x','jax','jaxlib','liger-kernel'):\n"
              "    try: print(p, m.version(p))\n"
              "    except Exception: pass\n"
              "import torch; print('gpu', torch.cuda.get_device_name(0))\n")
@@ -466,10 +559,11 @@ def _versions() -> dict[str, str]:
     return versions
 
 
-def run(path: str, timeout: float = 300.0) -> None:
+def run(path: str, names: list[str], timeout: float = 300.0) -> None:
+    os.makedirs(_EXT_DIR, exist_ok=True)
     versions = _versions()
     with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
-        rows = list(pool.map(lambda n: _run_one(n, timeout), SCENARIOS))
+        rows = list(pool.map(lambda n: _run_one(n, timeout), names or list(SCENARIOS)))
     with open(path, "w") as f:
         for row in rows:
             row["versions"] = versions
@@ -497,8 +591,8 @@ def check(path: str) -> int:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "run":
-        run(sys.argv[2])
+    if len(sys.argv) >= 3 and sys.argv[1] == "run" and set(sys.argv[3:]) <= set(SCENARIOS):
+        run(sys.argv[2], sys.argv[3:])
     elif len(sys.argv) == 3 and sys.argv[1] == "check":
         sys.exit(check(sys.argv[2]))
     else:

@@ -1,6 +1,6 @@
 """Failure logs an H100 printed (tests/data/device/h100_logs.jsonl): each scenario of benchmarks/explain_device_logs.py
-run once on the GPU machine, under Triton 3.6, PyTorch 2.11, CuPy 14.2, JAX 0.11.2 and nvcc 13.0, and labelled by
-construction (what the program asked for, and the numbers the log prints)."""
+run once on the GPU machine, under Triton 3.6, PyTorch 2.11, CuPy 14.2, JAX 0.11.2, Liger-Kernel 0.8.5 and nvcc 13.0,
+and labelled by construction (what the program asked for, and the numbers the log prints)."""
 
 from __future__ import annotations
 
@@ -21,11 +21,14 @@ RECORDS = [json.loads(line) for line in LOGS.read_text(encoding="utf-8").splitli
 # configuration argument": a 2048-thread block, or 512 threads for a __launch_bounds__(256) kernel. The logs name no
 # resource, and the block is only in code (CuPy's positional kernel((1,), (2048,), args)) or not printed at all.
 KNOWN_MISSES = {"device:h100/cupy-block-2048", "device:h100/cuda-runtime-block-2048",
-                "device:h100/cupy-launch-bounds-512"}
+                "device:h100/cupy-launch-bounds-512", "device:h100/torch-extension-block-2048",
+                # the same "CUDA error: invalid argument" from cudaFuncSetAttribute(MaxDynamicSharedMemorySize, 300000)
+                # under C10_CUDA_CHECK: torch prints no call, so the log is the 2048-thread block's, word for word
+                "device:h100/torch-extension-optin-300000"}
 
 
 def test_the_recording_covers_every_stack() -> None:
-    assert {r["stack"] for r in RECORDS} == {"triton", "torch", "cupy", "jax", "nvcc"} and len(RECORDS) == 24
+    assert {r["stack"] for r in RECORDS} == {"triton", "torch", "cupy", "jax", "nvcc", "liger"} and len(RECORDS) == 29
     assert all(r["versions"]["triton"] == "3.6.0" and r["versions"]["gpu"].startswith("NVIDIA H100") for r in RECORDS)
     assert sum(r["resource"] == "off-chip" for r in RECORDS) >= 4
 
