@@ -1356,6 +1356,16 @@ def test_explain19_harvest22_sycl_look_alikes(text: str) -> None:
     # size: 0" is no request
     ("INTERNAL: CUDA error: Failed to launch CUDA kernel: fused_scale; block dims: 2048x1x1; grid dims: 8x1x1; shared "
      "memory size: 0: CUDA_ERROR_INVALID_VALUE: invalid argument", "threads", 2048, None),
+    # fresh-112 and 113's kinds: a GPU compiler's register allocator giving up; Intel's spill count beside GRF mode;
+    # a comparison's own bound before an attribute stated earlier; a Chinese report's cues; "oversubscribes"
+    ("LLVM ERROR: cannot allocate physical AR register for the async-copy operand (warp-specialized kernel, S4000 "
+     "GPU)", "registers", None, None),
+    ("IGC: the kernel is compiled with 2048 spills and no retry in 256-GRF mode follows.", "registers", None, None),
+    ("On this card (`sharedMemPerBlockOptin` = 101,376 B) the sort kernel fails:\nradix_sort: dynamic smem 99840 "
+     "exceeds 98304 (optin 101376 - static 3072)", "shared-memory", 99840, 98304),
+    ("该 kernel 要求单个 block 至少 160 KB shared memory，而 4090 可用 shared memory 为 101376 bytes，启动失败。",
+     "shared-memory", 163840, 101376),
+    ("The prefill kernel oversubscribes the GPU's shared memory at 16384-token chunks.", "shared-memory", None, None),
 ])
 def test_explain20(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
@@ -1379,6 +1389,13 @@ def test_explain20_cupy(text: str, resource: str, required: int | None, limit: i
     # MLIR's verifier refusing an op's types under a Triton fork's OutOfResources (FlagTree#1249's kind)
     "OutOfResources: out of resource: uni_sram\nPassManager::run failed: 'triton_xpu.cmpf' op result #0 must be "
     "floating-point or ranked tensor of floating-point values, but got 'tensor<16384xui32>'",
+    # a code generator that cannot lower an operation, a zero-length shared array, a misaligned address: bugs, not
+    # shortages (aiter#4987's, composable_kernel#3017's and cutlass#2968's kinds)
+    "The fused MoE on gfx1250 emits llvm.amdgcn.raw.ptr.buffer.load.lds:\nLLVM ERROR: Do not know how to expand this "
+    "operator's operand!",
+    "gemm_kernel.hpp:88:40: error: zero size arrays are an extension [-Werror,-Wzero-length-array]\n"
+    "    __shared__ char smem[GetSmemSize()];",
+    "[BUG] Address misaligned in the smem -> tmem copy (tcgen05.cp) of my Blackwell GEMM",
     # a dump of the device's maxima is no launch: "block dim: (1024,1024,64)" above a launch refused for its grid
     "threads in a block: 1024\nblock dim: (1024,1024,64)\ngrid dim: (2147483647,65535,65535)\nfound 0 voxels\n"
     "CUDA failure: invalid configuration argument in voxelize.cu:88",

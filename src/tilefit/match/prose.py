@@ -100,6 +100,13 @@ def numbers_near(text: str, start: int, end: int, resource: str | None = None) -
         rules.tpu_required if tpu else rules.required, window)
     limit_m = _first(rules.tpu_limit if tpu else rules.limit, window)
     required, limit = _size(required_m), _size(limit_m)
+    if required_m is not None:
+        # the bound the requirement was compared with ("98080 exceeds 97120"), before another one stated earlier
+        # ("sharedMemPerBlockOptin = 101,376 B ... dynamic smem 98080 exceeds 97120 (optin 101376 - static 4256)")
+        pair = next((m for p in (rules.tpu_limit if tpu else rules.limit) if "left" in p.groupindex
+                     for m in p.finditer(window) if m.start("left") == required_m.start("n")), None)
+        if pair is not None:
+            limit_m, limit = pair, _size(pair)
     if required is None and not tpu:
         # the nearest argument above, within a traceback's reach
         above = list(rules.code_required.finditer(text, max(0, start - rules.code_reach), start))
