@@ -122,7 +122,8 @@ ext = load_inline("tilefit_device_logs", cpp_sources=cpp_src, cuda_sources=cuda_
 # Numba-CUDA 0.30.4, which does not import beside the image's NumPy 2.5 (np.row_stack is gone); nvcc 13.0 accepts
 # __launch_bounds__(2048) without a word; JAX 0.11.2's pallas_call with Mosaic GPU's CompilerParams found no lowering;
 # LigerLayerNorm over a 65536-wide bf16 row ran, forward and backward; flex_attention with kernel_options of 256x256
-# fp32 tiles and 4 stages was still compiling after 300 s, with nothing printed.
+# fp32 tiles and 4 stages was still compiling after 300 s, with nothing printed; a 600000-byte per-thread array
+# filled in a loop compiled without a word (nvcc folded it).
 SCENARIOS: dict[str, tuple[str, str, str]] = {
     "triton-matmul-shared": ("shared-memory", "triton", TRITON_MM + """
 cfg = dict(BM=256, BN=256, BK=128, num_stages=4, num_warps=8)
@@ -502,6 +503,73 @@ torch.cuda.synchronize()
 x = torch.ones(2048, device="cuda")
 truth(required=2048, limit=1024)
 ext.run_block(x, 2048)
+torch.cuda.synchronize()
+"""),
+    "nvcc-shared-initializer": ("off-chip", "nvcc", r"""
+import subprocess, tempfile, os
+src = '''__global__ void k(float* x) {
+    __shared__ float s[4] = {0.0f, 1.0f, 2.0f, 3.0f};
+    x[threadIdx.x] = s[threadIdx.x % 4];
+}
+'''
+d = tempfile.mkdtemp()
+open(os.path.join(d, "k.cu"), "w").write(src)
+truth(note="a language rule on __shared__ variables, not a size")
+r = subprocess.run(["nvcc", "-arch=sm_90", "-c", "k.cu", "-o", "k.o"], cwd=d)
+sys.exit(r.returncode)
+"""),
+    "cuda-runtime-local-memory-launch": ("off-chip", "nvcc", r"""
+import subprocess, tempfile, os
+src = '''#include <cstdio>
+__global__ void k(const int* idx, float* y) {
+    float a[100000];
+    for (int i = 0; i < 100000; i++) a[i] = i * 0.5f;
+    y[blockIdx.x * blockDim.x + threadIdx.x] = a[idx[threadIdx.x]];
+}
+int main() {
+    int* idx; float* y;
+    cudaMalloc(&idx, 1024 * sizeof(int));
+    cudaMemset(idx, 0, 1024 * sizeof(int));
+    cudaMalloc(&y, 132 * 2048 * sizeof(float));
+    k<<<264, 1024>>>(idx, y);
+    cudaError_t err = cudaDeviceSynchronize();
+    if (err == cudaSuccess) err = cudaGetLastError();
+    printf("launch of 264 x 1024 threads with 400000 B of local memory each: %s (%s)\\n", cudaGetErrorString(err),
+           cudaGetErrorName(err));
+    return err != cudaSuccess;
+}
+'''
+d = tempfile.mkdtemp()
+open(os.path.join(d, "main.cu"), "w").write(src)
+subprocess.run(["nvcc", "-arch=sm_90", "main.cu", "-o", "main"], cwd=d, check=True)
+truth(note="local memory for every resident thread comes from device memory")
+sys.exit(subprocess.run(["./main"], cwd=d).returncode)
+"""),
+    "cupy-shared-out-of-bounds": ("off-chip", "cupy", """
+import cupy as cp
+src = r'''extern "C" __global__ void k(float* x) {
+    extern __shared__ float s[];
+    s[threadIdx.x + (1 << 24)] = x[threadIdx.x];
+    __syncthreads();
+    x[threadIdx.x] = s[threadIdx.x];
+}'''
+k = cp.RawKernel(src, "k")
+x = cp.ones(256, dtype=cp.float32)
+truth(note="a write far past the block's dynamic shared memory: a kernel bug, not a shortage")
+k((1,), (256,), (x,), shared_mem=1024)
+cp.cuda.Device().synchronize()
+"""),
+    "triton-out-of-bounds-pointer": ("off-chip", "triton", """
+import torch, triton, triton.language as tl
+
+@triton.jit
+def scale(x, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x + offs + (1 << 40), tl.load(x + offs) * 2)
+
+x = torch.randn(4096, device="cuda")
+truth(note="an unmasked store far out of bounds: an illegal address, not a shortage")
+scale[(4,)](x, 4096, BLOCK=1024)
 torch.cuda.synchronize()
 """),
     "inductor-user-autotune-all-shared": ("shared-memory", "torch", TRITON_MM + """
