@@ -40,6 +40,21 @@ def truth(**kw):
         json.dump(kw, f)
 """
 
+# A kernel that keeps 96 floats live per thread (above 96 registers unless capped), shared by the register scenarios:
+# "@HEAVY@" in a program stands for its parameters and body.
+HEAVY = """(const float* x, float* y) {
+    float a[96];
+    #pragma unroll
+    for (int i = 0; i < 96; i++) a[i] = x[threadIdx.x * 96 + i];
+    float s = 0.0f;
+    #pragma unroll
+    for (int j = 0; j < 8; j++) {
+        #pragma unroll
+        for (int i = 0; i < 96; i++) s += a[i] * a[(i * 7 + j) % 96];
+    }
+    y[threadIdx.x] = s;
+}"""
+
 TRITON_MM = """
 import torch, triton, triton.language as tl
 from triton.runtime.autotuner import OutOfResources
@@ -74,18 +89,7 @@ os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0")
 cuda_src = """
 #include <torch/extension.h>
 #include <c10/cuda/CUDAException.h>
-__global__ void heavy(const float* x, float* y) {
-    float a[96];
-    #pragma unroll
-    for (int i = 0; i < 96; i++) a[i] = x[threadIdx.x * 96 + i];
-    float s = 0.0f;
-    #pragma unroll
-    for (int j = 0; j < 8; j++) {
-        #pragma unroll
-        for (int i = 0; i < 96; i++) s += a[i] * a[(i * 7 + j) % 96];
-    }
-    y[threadIdx.x] = s;
-}
+__global__ void heavy@HEAVY@
 __global__ void dynamic_smem(float* x) {
     extern __shared__ float s[];
     s[threadIdx.x] = x[threadIdx.x];
@@ -248,18 +252,7 @@ cp.cuda.Device().synchronize()
 """),
     "cupy-registers-701": ("registers|threads", "cupy", """
 import cupy as cp
-src = r'''extern "C" __global__ void heavy(const float* x, float* y) {
-    float a[96];
-    #pragma unroll
-    for (int i = 0; i < 96; i++) a[i] = x[threadIdx.x * 96 + i];
-    float s = 0.0f;
-    #pragma unroll
-    for (int j = 0; j < 8; j++) {
-        #pragma unroll
-        for (int i = 0; i < 96; i++) s += a[i] * a[(i * 7 + j) % 96];
-    }
-    y[threadIdx.x] = s;
-}'''
+src = r'''extern "C" __global__ void heavy@HEAVY@'''
 k = cp.RawKernel(src, "heavy", options=("--maxrregcount=128",))
 x = cp.ones(1024 * 96, dtype=cp.float32)
 y = cp.empty(1024, dtype=cp.float32)
@@ -303,18 +296,7 @@ sys.exit(r.returncode)
 """),
     "nvcc-spills-maxrregcount": ("registers", "nvcc", r"""
 import subprocess, tempfile, os
-src = '''__global__ void heavy(const float* x, float* y) {
-    float a[96];
-    #pragma unroll
-    for (int i = 0; i < 96; i++) a[i] = x[threadIdx.x * 96 + i];
-    float s = 0.0f;
-    #pragma unroll
-    for (int j = 0; j < 8; j++) {
-        #pragma unroll
-        for (int i = 0; i < 96; i++) s += a[i] * a[(i * 7 + j) % 96];
-    }
-    y[threadIdx.x] = s;
-}
+src = '''__global__ void heavy@HEAVY@
 '''
 d = tempfile.mkdtemp()
 open(os.path.join(d, "heavy.cu"), "w").write(src)
@@ -325,18 +307,7 @@ sys.exit(r.returncode)
 """),
     "nvcc-warn-spills-launch-bounds": ("registers", "nvcc", r"""
 import subprocess, tempfile, os
-src = '''__global__ void __launch_bounds__(1024, 2) heavy(const float* x, float* y) {
-    float a[96];
-    #pragma unroll
-    for (int i = 0; i < 96; i++) a[i] = x[threadIdx.x * 96 + i];
-    float s = 0.0f;
-    #pragma unroll
-    for (int j = 0; j < 8; j++) {
-        #pragma unroll
-        for (int i = 0; i < 96; i++) s += a[i] * a[(i * 7 + j) % 96];
-    }
-    y[threadIdx.x] = s;
-}
+src = '''__global__ void __launch_bounds__(1024, 2) heavy@HEAVY@
 '''
 d = tempfile.mkdtemp()
 open(os.path.join(d, "heavy.cu"), "w").write(src)
@@ -394,18 +365,7 @@ sys.exit(subprocess.run(["./main"], cwd=d).returncode)
     "cuda-runtime-registers-701": ("registers|threads", "nvcc", r"""
 import subprocess, tempfile, os
 src = '''#include <cstdio>
-__global__ void heavy(const float* x, float* y) {
-    float a[96];
-    #pragma unroll
-    for (int i = 0; i < 96; i++) a[i] = x[threadIdx.x * 96 + i];
-    float s = 0.0f;
-    #pragma unroll
-    for (int j = 0; j < 8; j++) {
-        #pragma unroll
-        for (int i = 0; i < 96; i++) s += a[i] * a[(i * 7 + j) % 96];
-    }
-    y[threadIdx.x] = s;
-}
+__global__ void heavy@HEAVY@
 int main() {
     float *x, *y;
     cudaMalloc(&x, 1024 * 96 * sizeof(float));
@@ -587,6 +547,8 @@ torch.compile(f)(a, b)
 torch.cuda.synchronize()
 """),
 }
+
+SCENARIOS = {name: (label, stack, body.replace("@HEAVY@", HEAVY)) for name, (label, stack, body) in SCENARIOS.items()}
 
 TAIL_LINES = 60
 # one build of the CUDA extension, shared by the scenarios that use it (torch's lock serialises the builds)
