@@ -40,6 +40,14 @@ def truth(**kw):
         json.dump(kw, f)
 """
 
+# A kernel on dynamic shared memory, shared by the scenarios that size it: "@DYNAMIC@" stands for its parameters
+# and body.
+DYNAMIC = """(float* x) {
+    extern __shared__ float s[];
+    s[threadIdx.x] = x[threadIdx.x];
+    __syncthreads();
+    x[threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];
+}"""
 # A kernel that keeps 96 floats live per thread (above 96 registers unless capped), shared by the register scenarios:
 # "@HEAVY@" in a program stands for its parameters and body.
 HEAVY = """(const float* x, float* y) {
@@ -90,12 +98,7 @@ cuda_src = """
 #include <torch/extension.h>
 #include <c10/cuda/CUDAException.h>
 __global__ void heavy@HEAVY@
-__global__ void dynamic_smem(float* x) {
-    extern __shared__ float s[];
-    s[threadIdx.x] = x[threadIdx.x];
-    __syncthreads();
-    x[threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];
-}
+__global__ void dynamic_smem@DYNAMIC@
 void run_heavy(torch::Tensor x, torch::Tensor y) {
     heavy<<<1, 1024>>>(x.data_ptr<float>(), y.data_ptr<float>());
     C10_CUDA_KERNEL_LAUNCH_CHECK();
@@ -200,12 +203,7 @@ x = torch.empty(300 * 1024**3, dtype=torch.uint8, device="cuda")
 """),
     "cupy-optin-attribute": ("shared-memory", "cupy", """
 import cupy as cp
-src = r'''extern "C" __global__ void k(float* x) {
-    extern __shared__ float s[];
-    s[threadIdx.x] = x[threadIdx.x];
-    __syncthreads();
-    x[threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];
-}'''
+src = r'''extern "C" __global__ void k@DYNAMIC@'''
 k = cp.RawKernel(src, "k")
 x = cp.ones(256, dtype=cp.float32)
 truth(required=300000, limit=cp.cuda.runtime.getDeviceProperties(0)["sharedMemPerBlockOptin"])
@@ -215,12 +213,7 @@ cp.cuda.Device().synchronize()
 """),
     "cupy-dynamic-without-optin": ("shared-memory", "cupy", """
 import cupy as cp
-src = r'''extern "C" __global__ void k(float* x) {
-    extern __shared__ float s[];
-    s[threadIdx.x] = x[threadIdx.x];
-    __syncthreads();
-    x[threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];
-}'''
+src = r'''extern "C" __global__ void k@DYNAMIC@'''
 k = cp.RawKernel(src, "k")
 x = cp.ones(256, dtype=cp.float32)
 truth(required=100000, limit=49152)
@@ -548,7 +541,8 @@ torch.cuda.synchronize()
 """),
 }
 
-SCENARIOS = {name: (label, stack, body.replace("@HEAVY@", HEAVY)) for name, (label, stack, body) in SCENARIOS.items()}
+SCENARIOS = {name: (label, stack, body.replace("@HEAVY@", HEAVY).replace("@DYNAMIC@", DYNAMIC))
+             for name, (label, stack, body) in SCENARIOS.items()}
 
 TAIL_LINES = 60
 # one build of the CUDA extension, shared by the scenarios that use it (torch's lock serialises the builds)
