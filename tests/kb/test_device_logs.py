@@ -20,8 +20,7 @@ RECORDS = [json.loads(line) for line in LOGS.read_text(encoding="utf-8").splitli
 # A block the launch refuses is reported by CUDA 13 as "invalid argument" (cudaErrorInvalidValue), not "invalid
 # configuration argument": a 2048-thread block, or 512 threads for a __launch_bounds__(256) kernel. The logs name no
 # resource, and the block is only in code (CuPy's positional kernel((1,), (2048,), args)) or not printed at all.
-KNOWN_MISSES = {"device:h100/cupy-block-2048", "device:h100/cuda-runtime-block-2048",
-                "device:h100/cupy-launch-bounds-512", "device:h100/torch-extension-block-2048",
+KNOWN_MISSES = {"device:h100/cuda-runtime-block-2048", "device:h100/torch-extension-block-2048",
                 # the same "CUDA error: invalid argument" from cudaFuncSetAttribute(MaxDynamicSharedMemorySize, 300000)
                 # under C10_CUDA_CHECK: torch prints no call, so the log is the 2048-thread block's, word for word
                 "device:h100/torch-extension-optin-300000"}

@@ -1418,3 +1418,41 @@ def test_explain20_block_element_caps(text: str, entry: str, required: int, limi
     found = match(text, KB)
     assert [(m.entry.id, m.required, m.limit) for m in found] == [(entry, required, limit)]
     assert not found[0].entry.on_chip and found[0].entry.resource == "block-elements"
+
+
+# explain21: a launch refused for its block, where only the code shows the block. The driver API (Numba, CuPy) says
+# CUDA_ERROR_INVALID_VALUE, the runtime "invalid configuration argument"; the launch's own form gives the threads.
+@pytest.mark.parametrize(("text", "entry", "required", "limit"), [
+    ("  File \"add.py\", line 9, in <module>\n    add[blocks, 2048](a)\n"
+     "numba.cuda.cudadrv.driver.CudaAPIError: [1] Call to cuLaunchKernel results in CUDA_ERROR_INVALID_VALUE",
+     "cuda/driver-launch-invalid-value", 2048, 1024),
+    # Numba printing no block: the likeliest cause, inferred, without numbers
+    ("numba.cuda.cudadrv.driver.CudaAPIError: [1] Call to cuLaunchKernel results in CUDA_ERROR_INVALID_VALUE",
+     "cuda/driver-launch-invalid-value", None, None),
+    # CuPy's positional launch, three frames above the driver's status (an H100's log under CuPy 14.2)
+    ("  File \"k.py\", line 12, in <module>\n    k((1,), (64, 32), (x,))\n"
+     "  File \"cupy/_core/raw.pyx\", line 101, in cupy._core.raw.RawKernel.__call__\n"
+     "  File \"cupy_backends/cuda/api/driver.pyx\", line 286, in cupy_backends.cuda.api.driver.launchKernel\n"
+     "  File \"cupy_backends/cuda/api/driver.pyx\", line 73, in cupy_backends.cuda.api.driver.check_status\n"
+     "cupy_backends.cuda.api.driver.CUDADriverError: CUDA_ERROR_INVALID_VALUE: invalid argument",
+     "cuda/driver-launch-invalid-value", 2048, 1024),
+    # the runtime's word, the block only in the <<<>>> launch: the block, not the grid
+    ("fitness<<<numBlocks, dim3(64, 32)>>>(d_dest, d_pop);\nCUDA error: invalid configuration argument",
+     "cuda/invalid-configuration", 2048, 1024),
+    ("kernel<<<(n + 255) / 256, 2048>>>(x, n);\nError: invalid configuration argument",
+     "cuda/invalid-configuration", 2048, 1024),
+])
+def test_explain21_launch_forms(text: str, entry: str, required: int | None, limit: int | None) -> None:
+    assert [(m.entry.id, m.required, m.limit) for m in match(text, KB)][:1] == [(entry, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # a block within 1024 beside the runtime's word: the grid is the likelier cause
+    "kernel<<<grid, 256>>>(x);\nCUDA error: invalid configuration argument",
+    # a launch whose dynamic shared memory is the argument: read as that, not as the block
+    "  File \"k.py\", line 17, in <module>\n    k((1,), (256,), (x,), shared_mem=100000)\n"
+    "  File \"cupy_backends/cuda/api/driver.pyx\", line 286, in cupy_backends.cuda.api.driver.launchKernel\n"
+    "cupy_backends.cuda.api.driver.CUDADriverError: CUDA_ERROR_INVALID_VALUE: invalid argument",
+])
+def test_explain21_launch_forms_not_threads(text: str) -> None:
+    assert not [m for m in match(text, KB) if m.entry.resource == "threads"]

@@ -335,14 +335,22 @@ _BLOCK = re.compile(
     # (OpenCV's "localsize=32x32x1")
     rf"|\b(?:{_BLOCK_NAMES})\s*[=:]\s*(\d{{1,5}})x(\d{{1,5}})x(\d{{1,5}})\b"
     r"|\bwork[- ]?items\s+(?:per|in\s+a)\s+work[- ]?group\s*:\s*(\d{1,5})\s*\*\s*(\d{1,5})\s*\*\s*(\d{1,5})\b"
-    r"|\blocal_sizes\b[^\n(]{0,80}\(\s*(\d{1,5})\s*\*\s*(\d{1,5})\s*\*\s*(\d{1,5})\s*>",
+    r"|\blocal_sizes\b[^\n(]{0,80}\(\s*(\d{1,5})\s*\*\s*(\d{1,5})\s*\*\s*(\d{1,5})\s*>"
+    # the launch as code writes it, its block second: "kernel<<<grid, 2048>>>", "<<<blocks, dim3(32, 64)>>>", a CuPy
+    # RawKernel's "k((1,), (2048,), (x,))", Numba's "kernel[blocks, 2048](x)", "threadsperblock = 2048"
+    r"|<<<\s*(?:dim3\s*\([^()\n]{0,60}\)|[({][^(){}\n]{0,60}[)}]|[^<>;\n,]{1,80}),\s*(?:(?:dim3\s*)?[({]\s*(\d{1,5})"
+    r"(?:\s*,\s*(\d{1,5}))?(?:\s*,\s*(\d{1,5}))?\s*[)}]|(\d{1,5}))\s*(?:,|>>>)"
+    r"|\b\w+\(\s*\(\s*[\w.]+\s*(?:,\s*[\w.]+\s*){0,2},?\s*\)\s*,\s*"
+    r"\(\s*(\d{1,5})\s*(?:,\s*(\d{1,5})\s*)?(?:,\s*(\d{1,5})\s*)?,?\s*\)\s*,\s*\("
+    r"|\b\w+\[\s*[\w.()+*/ -]{1,60}?,\s*(\d{1,5})\s*\]\s*\("
+    r"|\bthreads_?per_?block\s*=\s*(\d{1,5})\b(?![.\w])",
     re.IGNORECASE,
 )
 
 
 def _extents(m: re.Match[str]) -> tuple[int, int, int]:
-    """The three extents of a _BLOCK match, whichever of its forms matched."""
-    x, y, z = (int(g) for g in m.groups() if g is not None)
+    """The three extents of a _BLOCK match, whichever of its forms matched (a scalar block is x alone)."""
+    x, y, z = ([int(g) for g in m.groups() if g is not None] + [1, 1])[:3]
     return x, y, z
 
 

@@ -264,8 +264,11 @@ def _requirements(
     # Context first (it drops most hits of a broad entry in a log without GPU words), then look-alikes.
     if req.any_of or req.limit_vendor is not None:
         near = _Near(text, req.any_of_regexes, CONTEXT, hits) if req.any_of else None
+        # (a launch error's per-block reading needs no words of blocks where the launch shows one over the limit:
+        # "kernel<<<1, 2048>>>(x);" above "invalid configuration argument")
         cands = [c for c in cands if (near is not None and near.holds(c)) or
-                 (req.limit_vendor is not None and vendor.holds(c))]
+                 (req.limit_vendor is not None and vendor.holds(c)) or
+                 (per_block and block_over(text, c.start, c.end) is not None)]
     if req.none_of and cands:
         spoiler = _Near(text, req.none_of_regexes, _NONE_OF_REACH, hits)
         kept = []
