@@ -496,7 +496,6 @@ BATCHES = [
     }), max_lookalike_share=0.7),
     # pages outside GitHub: forums, Q&A, blogs; nearly all look-alikes (blind 14/14 on 44e4dbd)
     Batch(109, 14, 14 / 14, max_lookalike_share=0.9),
-    # training libraries and research kernels, 2025-2026 (blind 9/12 on 44e4dbd)
     # the newest hardware (Blackwell, DGX Spark), 2026 threads, mostly prose (blind 16/22 on ecd29dc)
     Batch(112, 22, 19 / 22, frozenset({
         # a driver's bogus opt-in (0x100000001) passed to the attribute: the request only as a hex and its decimal
@@ -508,10 +507,39 @@ BATCHES = [
     }), max_lookalike_share=0.65),
     # AMD and other accelerators' Triton forks, 2026 (blind 12/16 on ecd29dc)
     Batch(113, 16, 16 / 16, max_lookalike_share=0.5),
+    # training libraries and research kernels, 2025-2026 (blind 9/12 on 44e4dbd)
     Batch(110, 12, 11 / 12, frozenset({
         # ptxas' "Used 66 registers" with no failure in the excerpt: the V100 failure is only in the PR's account
         "https://github.com/PaddlePaddle/Paddle/pull/38113",
     }), max_lookalike_share=0.45),
+    # research CUDA code outside the big frameworks: splatting, NeRF, miners, samples (blind 9/9 on 123f443)
+    Batch(114, 9, 9 / 9, max_lookalike_share=0.6),
+    # logs pasted with Chinese, Japanese or Korean around them (blind 12/12 on 453ab9b)
+    Batch(115, 12, 12 / 12, max_lookalike_share=0.55),
+    # errors quoted in docs, pull-request descriptions and pages, not issue threads (blind 10/11 on 453ab9b)
+    Batch(116, 11, 10 / 11, frozenset({
+        # a fix's title and bullets: "maxDynamicSharedMemorySize not set on different GPUs", no failure word
+        "https://github.com/pyscf/gpu4pyscf/pull/357",
+    }), max_lookalike_share=0.4),
+    # Vulkan, WebGPU, Metal, OpenCL and SYCL compute (blind 19/24 on 85f9158)
+    Batch(117, 24, 21 / 24, frozenset({
+        # the kernel's own work-group maximum stated as "`vector_add.py`: 128" in a list
+        "https://github.com/KernelTuner/kernel_tuner/pull/38",
+        # Beignet's "unable to find good values for local_work_size": a warning in KataGo#370, the failure here
+        "https://github.com/JuliaGeometry/Descartes.jl/issues/29",
+        # INVALID_WORK_GROUP_SIZE from a global size not a multiple of the local one (the fix, not the log, says so)
+        "https://github.com/WincerChan/SolVanityCL/issues/56",
+    }), max_lookalike_share=0.4),
+    # kernel compilers and DSLs other than mainline Triton (blind 10/14 on 453ab9b)
+    Batch(118, 14, 13 / 14, frozenset({
+        # a launch that silently did nothing: all-zero predictions, the shared-memory opt-in only in the maintainer's fix
+        "https://github.com/uuudown/SBNN/issues/1",
+    }), max_lookalike_share=0.45),
+    # smaller LLM and diffusion projects, 2025-2026; five prose records (blind 12/13 on 123f443)
+    Batch(119, 13, 12 / 13, frozenset({
+        # prose: halving num_warps because AMD's wavefront is 64 wide, no limit or failure named
+        "https://github.com/linkedin/Liger-Kernel/issues/231",
+    }), max_lookalike_share=0.8),
 ]
 
 

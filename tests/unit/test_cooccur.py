@@ -1456,3 +1456,30 @@ def test_explain21_launch_forms(text: str, entry: str, required: int | None, lim
 ])
 def test_explain21_launch_forms_not_threads(text: str) -> None:
     assert not [m for m in match(text, KB) if m.entry.resource == "threads"]
+
+
+# explain21: what fresh-114 to 119 taught, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # a code span with a number between the cue and the size (cuvs#2310's kind)
+    ("cudaErrorInvalidValue: invalid argument\nThe dynamic shared-memory request for `dim = 8192` and `float` input is "
+     "32768 bytes.", "shared-memory", 32768, None),
+    # an NPU's unified buffer named by its capacity (tilelang-ascend#1646's kind)
+    ("[Bug] Ascend memory planning crashes when a kernel's UB demand exceeds the 192 KB UB capacity",
+     "shared-memory", None, 196608),
+    # a Mesa driver's own compiler giving up, its name the only GPU word (mesa-lima#56's kind)
+    ("kmscube fails on the lima driver with \"ppir: regalloc fail\"", "registers", None, None),
+])
+def test_explain21(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # TVM's check that loops bound to one thread index agree in extent (tvm#17002's kind)
+    "Check failed: (ana.CanProveEqual(dom->extent, new_iter_var->dom->extent)) is false: ValueError: All loops that "
+    "are bound to `threadIdx.x` should have the same extent. However, there are two loops with extent 64 and 128",
+    # Windows' shared GPU memory growing beside a DirectML device removal (tensorflow-directml-plugin#359's kind)
+    "HRESULT failed with 0x887a0005: GetDeviceRemovedReason(); the GPU memory and shared memory keep growing until "
+    "the crash",
+])
+def test_explain21_look_alikes(text: str) -> None:
+    assert not _on_chip(text)
