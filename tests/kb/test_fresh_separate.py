@@ -532,7 +532,7 @@ BATCHES = [
     }), max_lookalike_share=0.4),
     # kernel compilers and DSLs other than mainline Triton (blind 10/14 on 453ab9b)
     Batch(118, 14, 13 / 14, frozenset({
-        # a launch that silently did nothing: all-zero predictions, the shared-memory opt-in only in the maintainer's fix
+        # a launch that silently did nothing (all-zero predictions); the shared-memory opt-in is only in the fix
         "https://github.com/uuudown/SBNN/issues/1",
     }), max_lookalike_share=0.45),
     # smaller LLM and diffusion projects, 2025-2026; five prose records (blind 12/13 on 123f443)
