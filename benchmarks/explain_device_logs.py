@@ -16,6 +16,7 @@ On the GPU machine (nothing beyond its image is needed):
 Here, on the logs that came back:
 
     PYTHONPATH=src python benchmarks/explain_device_logs.py check tests/data/device/h100_logs.jsonl
+    PYTHONPATH=src python benchmarks/explain_device_logs.py check tests/data/device/h200_logs.jsonl
 
 The committed file is the run's output with `url`, `required` and `limit` added by hand: the program's truth where the
 log prints the number (in decimal or in hex), and the numbers Inductor's message prints for its own config.
@@ -123,14 +124,29 @@ ext = load_inline("tilefit_device_logs", cpp_sources=cpp_src, cuda_sources=cuda_
                   build_directory=os.environ["TILEFIT_EXT_DIR"])
 '''
 
+# Numba-CUDA 0.30.4 still names np.row_stack at import, which the image's NumPy 2.5 no longer has: the alias is put
+# back before the import (nothing of the launch changes).
+NUMBA = """
+import numpy as np
+np.row_stack = np.vstack
+from numba import cuda
+x = cuda.to_device(np.ones(1 << 16, dtype=np.float32))
+"""
+# A Numba kernel that keeps 160 values live per thread (about 160 registers): "@NUMBA_HEAVY@" stands for it.
+NUMBA_HEAVY = ("@cuda.jit\ndef heavy(x, y):\n    i = cuda.threadIdx.x\n"
+               + "".join(f"    a{j} = x[(i * 160 + {j}) % x.size]\n" for j in range(160))
+               + "    s = 0.0\n"
+               + "".join(f"    s += a{j} * a{(j * 7 + 3) % 160}\n" for j in range(160))
+               + "".join(f"    y[(i + {j}) % y.size] = s * a{j}\n" for j in range(0, 160, 8)))
+
 # name -> (resource label, stack, program). Programs call truth(...) with what the stack itself says was asked.
 # Tried on the H100 and left out (2026-11-27): a Triton kernel of 128 fp32 values per thread at 32 warps (ptxas kept
-# it to 32 registers with 518 spills, no failure), flex_attention's backward at head_dim 256 in fp32 (it ran), and
-# Numba-CUDA 0.30.4, which does not import beside the image's NumPy 2.5 (np.row_stack is gone); nvcc 13.0 accepts
-# __launch_bounds__(2048) without a word; JAX 0.11.2's pallas_call with Mosaic GPU's CompilerParams found no lowering;
-# LigerLayerNorm over a 65536-wide bf16 row ran, forward and backward; flex_attention with kernel_options of 256x256
-# fp32 tiles and 4 stages was still compiling after 300 s, with nothing printed; a 600000-byte per-thread array
-# filled in a loop compiled without a word (nvcc folded it).
+# it to 32 registers with 518 spills, no failure), flex_attention's backward at head_dim 256 in fp32 (it ran);
+# nvcc 13.0 accepts __launch_bounds__(2048) without a word; JAX 0.11.2's pallas_call with Mosaic GPU's
+# CompilerParams found no lowering; LigerLayerNorm over a 65536-wide bf16 row ran, forward and backward;
+# flex_attention with kernel_options of 256x256 fp32 tiles and 4 stages was still compiling after 300 s, with nothing
+# printed; a 600000-byte per-thread array filled in a loop compiled without a word (nvcc folded it). On the H200
+# (2026-11-27): a 128 KiB cuda.shared.array under numba-cuda 0.30.4 compiled and ran, exit code 0, nothing printed.
 SCENARIOS: dict[str, tuple[str, str, str]] = {
     "triton-matmul-shared": ("shared-memory", "triton", TRITON_MM + """
 cfg = dict(BM=256, BN=256, BK=128, num_stages=4, num_warps=8)
@@ -539,9 +555,67 @@ truth(required=[524288, 655360], limit=max_shared)
 torch.compile(f)(a, b)
 torch.cuda.synchronize()
 """),
+    "numba-block-2048": ("threads", "numba", NUMBA + """
+@cuda.jit
+def k(x):
+    i = cuda.grid(1)
+    if i < x.size:
+        x[i] += 1
+truth(required=2048, limit=1024)
+k[1, 2048](x)
+cuda.synchronize()
+"""),
+    "numba-block-z-128": ("threads", "numba", NUMBA + """
+@cuda.jit
+def k(x):
+    x[cuda.threadIdx.z] += 1
+truth(required=128, limit=64)
+k[1, (1, 1, 128)](x)
+cuda.synchronize()
+"""),
+    "numba-dynamic-smem-100000": ("shared-memory", "numba", NUMBA + """
+from numba import float32
+@cuda.jit
+def k(x):
+    s = cuda.shared.array(0, dtype=float32)
+    s[cuda.threadIdx.x] = x[cuda.threadIdx.x]
+    cuda.syncthreads()
+    x[cuda.threadIdx.x] = s[(cuda.threadIdx.x + 1) % cuda.blockDim.x]
+truth(required=100000)
+k[1, 256, 0, 100000](x)
+cuda.synchronize()
+"""),
+    "numba-registers-701": ("registers|threads", "numba", NUMBA + "@NUMBA_HEAVY@" + """
+y = cuda.device_array(1 << 16, dtype=np.float32)
+truth(note="about 160 registers per thread at 1024 threads: more than the 64K-register file")
+heavy[1, 1024](x, y)
+cuda.synchronize()
+"""),
+    "numba-grid-y-70000": ("off-chip", "numba", NUMBA + """
+@cuda.jit
+def k(x):
+    x[cuda.blockIdx.y % x.size] += 1
+truth(note="grid y over 65535: a grid limit")
+k[(1, 70000), (32, 1)](x)
+cuda.synchronize()
+"""),
+    "numba-device-oom": ("off-chip", "numba", NUMBA + """
+truth(note="device memory: 2 TB asked of a 141 GB card")
+big = cuda.device_array(1 << 39, dtype=np.float32)
+"""),
+    "cupy-grid-y-70000": ("off-chip", "cupy", """
+import cupy as cp
+src = r'''extern "C" __global__ void k(float* x) { x[blockIdx.y % 64] += 1.0f; }'''
+k = cp.RawKernel(src, "k")
+x = cp.ones(64, dtype=cp.float32)
+truth(note="grid y over 65535: a grid limit")
+k((1, 70000), (32,), (x,))
+cp.cuda.Device().synchronize()
+"""),
 }
 
-SCENARIOS = {name: (label, stack, body.replace("@HEAVY@", HEAVY).replace("@DYNAMIC@", DYNAMIC))
+SCENARIOS = {name: (label, stack, body.replace("@HEAVY@", HEAVY).replace("@DYNAMIC@", DYNAMIC)
+                    .replace("@NUMBA_HEAVY@", NUMBA_HEAVY))
              for name, (label, stack, body) in SCENARIOS.items()}
 
 TAIL_LINES = 60
@@ -572,7 +646,7 @@ def _run_one(name: str, timeout: float) -> dict[str, Any]:
 
 def _versions() -> dict[str, str]:
     probe = ("import importlib.metadata as m\n"
-             "for p in ('torch','triton','cupy-cuda13x','jax','jaxlib','liger-kernel'):\n"
+             "for p in ('torch','triton','cupy-cuda13x','jax','jaxlib','liger-kernel','numba','numba-cuda'):\n"
              "    try: print(p, m.version(p))\n"
              "    except Exception: pass\n"
              "import torch; print('gpu', torch.cuda.get_device_name(0))\n")

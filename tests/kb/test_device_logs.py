@@ -1,6 +1,7 @@
-"""Failure logs an H100 printed (tests/data/device/h100_logs.jsonl): each scenario of benchmarks/explain_device_logs.py
-run once on the GPU machine, under Triton 3.6, PyTorch 2.11, CuPy 14.2, JAX 0.11.2, Liger-Kernel 0.8.5 and nvcc 13.0,
-and labelled by construction (what the program asked for, and the numbers the log prints)."""
+"""Failure logs a GPU printed (tests/data/device/*.jsonl): each scenario of benchmarks/explain_device_logs.py run once
+on the GPU machine, labelled by construction (what the program asked for, and the numbers the log prints). An H100
+under Triton 3.6, PyTorch 2.11, CuPy 14.2, JAX 0.11.2, Liger-Kernel 0.8.5 and nvcc 13.0 (h100_logs.jsonl); an H200
+under Numba 0.68 with numba-cuda 0.30.4 and CuPy 14.2, the same image (h200_logs.jsonl)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,16 @@ from tilefit.kb.repository import load_kb
 from tilefit.match.judge import recognised
 from tilefit.match.matcher import match
 
-LOGS = Path(__file__).resolve().parents[1] / "data" / "device" / "h100_logs.jsonl"
+DEVICE = Path(__file__).resolve().parents[1] / "data" / "device"
 KB = load_kb()
-RECORDS = [json.loads(line) for line in LOGS.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _records(name: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (DEVICE / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+H100, H200 = _records("h100_logs.jsonl"), _records("h200_logs.jsonl")
+RECORDS = H100 + H200
 # A block the launch refuses is reported by CUDA 13 as "invalid argument" (cudaErrorInvalidValue), not "invalid
 # configuration argument": a 2048-thread block, or 512 threads for a __launch_bounds__(256) kernel. The logs name no
 # resource, and the block is only in code (CuPy's positional kernel((1,), (2048,), args)) or not printed at all.
@@ -27,9 +35,11 @@ KNOWN_MISSES = {"device:h100/cuda-runtime-block-2048", "device:h100/torch-extens
 
 
 def test_the_recording_covers_every_stack() -> None:
-    assert {r["stack"] for r in RECORDS} == {"triton", "torch", "cupy", "jax", "nvcc", "liger"} and len(RECORDS) == 33
-    assert all(r["versions"]["triton"] == "3.6.0" and r["versions"]["gpu"].startswith("NVIDIA H100") for r in RECORDS)
-    assert sum(r["resource"] == "off-chip" for r in RECORDS) >= 10
+    assert {r["stack"] for r in H100} == {"triton", "torch", "cupy", "jax", "nvcc", "liger"} and len(H100) == 33
+    assert all(r["versions"]["triton"] == "3.6.0" and r["versions"]["gpu"].startswith("NVIDIA H100") for r in H100)
+    assert {r["stack"] for r in H200} == {"numba", "cupy"} and len(H200) == 7
+    assert all(r["versions"]["numba-cuda"] == "0.30.4" and r["versions"]["gpu"] == "NVIDIA H200" for r in H200)
+    assert sum(r["resource"] == "off-chip" for r in RECORDS) >= 13
 
 
 @pytest.mark.parametrize("record", [r for r in RECORDS if r["url"] not in KNOWN_MISSES], ids=lambda r: r["url"])

@@ -1483,3 +1483,45 @@ def test_explain21(text: str, resource: str, required: int | None, limit: int | 
 ])
 def test_explain21_look_alikes(text: str) -> None:
     assert not _on_chip(text)
+
+
+# explain21: numba-cuda 0.30's launches through cuda.core and CuPy's, as an H200 printed them (tests/data/device)
+_CUDA_CORE = ("  File \"/site-packages/numba_cuda/numba/cuda/dispatcher.py\", line 527, in launch\n"
+              "    launch(stream, config, kernel, *kernelargs)\n"
+              "  File \"cuda/core/_launcher.pyx\", line 70, in cuda.core._launcher.launch\n"
+              "  File \"cuda/core/_utils/cuda_utils.pyx\", line 145, in "
+              "cuda.core._utils.cuda_utils._check_driver_error\n"
+              "cuda.core._utils.cuda_utils.CUDAError: CUDA_ERROR_INVALID_VALUE: This indicates that one or more of the "
+              "parameters passed to the API call is not within an acceptable range of values.")
+
+
+@pytest.mark.parametrize(("launch", "entry", "required", "limit"), [
+    ("add[grid, (1, 1, 96)](x)", "cuda/driver-launch-invalid-value", 96, 64),
+    ("add[grid, 4096](x)", "cuda/driver-launch-invalid-value", 4096, 1024),
+    # the block within the limits and no other word: the likeliest cause still, without numbers
+    ("add[grid, threads](x)", "cuda/driver-launch-invalid-value", None, None),
+    # Numba's fourth launch argument is the dynamic shared memory
+    ("add[grid, 128, 0, 65536](x)", "cuda/invalid-argument-dynamic-smem", 65536, None),
+])
+def test_explain21_cuda_core(launch: str, entry: str, required: int | None, limit: int | None) -> None:
+    text = f"  File \"run.py\", line 9, in <module>\n    {launch}\n" + _CUDA_CORE
+    assert [(m.entry.id, m.required, m.limit) for m in match(text, KB)][:1] == [(entry, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # a grid 70000 high under Numba and under CuPy: the same code, a grid limit
+    "  File \"run.py\", line 9, in <module>\n    add[(4, 70000), (32, 1)](x)\n" + _CUDA_CORE,
+    "  File \"run.py\", line 9, in <module>\n    k((4, 70000), (32,), (x,))\n"
+    "  File \"cupy_backends/cuda/api/driver.pyx\", line 286, in cupy_backends.cuda.api.driver.launchKernel\n"
+    "cupy_backends.cuda.api.driver.CUDADriverError: CUDA_ERROR_INVALID_VALUE: invalid argument",
+    # OpenCL's CL_OUT_OF_RESOURCES at a transfer after the kernel (John the Ripper's words): an earlier crash
+    "OpenCL CL_OUT_OF_RESOURCES error in opencl_rawmd5_fmt_plug.c:312 - Failed to read buffer buffer_out.",
+])
+def test_explain21_launch_look_alikes(text: str) -> None:
+    assert not _on_chip(text)
+
+
+def test_explain21_bare_work_group_code() -> None:
+    # a miner's enqueue refused with OpenCL's code alone (profanity#1's kind)
+    found = match("Initializing OpenCL...\nstd::runtime_error - kernel queueing failed (res = -54)", KB)
+    assert [m.entry.id for m in found][:1] == ["opencl/invalid-work-group-size"]

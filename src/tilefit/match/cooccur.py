@@ -335,17 +335,34 @@ _BLOCK = re.compile(
     # (OpenCV's "localsize=32x32x1")
     rf"|\b(?:{_BLOCK_NAMES})\s*[=:]\s*(\d{{1,5}})x(\d{{1,5}})x(\d{{1,5}})\b"
     r"|\bwork[- ]?items\s+(?:per|in\s+a)\s+work[- ]?group\s*:\s*(\d{1,5})\s*\*\s*(\d{1,5})\s*\*\s*(\d{1,5})\b"
-    r"|\blocal_sizes\b[^\n(]{0,80}\(\s*(\d{1,5})\s*\*\s*(\d{1,5})\s*\*\s*(\d{1,5})\s*>"
-    # the launch as code writes it, its block second: "kernel<<<grid, 2048>>>", "<<<blocks, dim3(32, 64)>>>", a CuPy
-    # RawKernel's "k((1,), (2048,), (x,))", Numba's "kernel[blocks, 2048](x)", "threadsperblock = 2048"
-    r"|<<<\s*(?:dim3\s*\([^()\n]{0,60}\)|[({][^(){}\n]{0,60}[)}]|[^<>;\n,]{1,80}),\s*(?:(?:dim3\s*)?[({]\s*(\d{1,5})"
+    r"|\blocal_sizes\b[^\n(]{0,80}\(\s*(\d{1,5})\s*\*\s*(\d{1,5})\s*\*\s*(\d{1,5})\s*>",
+    re.IGNORECASE,
+)
+# A launch as code writes it, the block second: "kernel<<<grid, 2048>>>", "<<<blocks, dim3(32, 64)>>>", a CuPy
+# RawKernel's "k((1,), (2048,), (x,))", Numba's "kernel[blocks, 2048](x)", "threadsperblock = 2048". Read further
+# above a match than a printed block: a traceback's first frame holds it, five frames above the driver's error.
+_CODE_BLOCK = re.compile(
+    r"<<<\s*(?:dim3\s*\([^()\n]{0,60}\)|[({][^(){}\n]{0,60}[)}]|[^<>;\n,]{1,80}),\s*(?:(?:dim3\s*)?[({]\s*(\d{1,5})"
     r"(?:\s*,\s*(\d{1,5}))?(?:\s*,\s*(\d{1,5}))?\s*[)}]|(\d{1,5}))\s*(?:,|>>>)"
     r"|\b\w+\(\s*\(\s*[\w.]+\s*(?:,\s*[\w.]+\s*){0,2},?\s*\)\s*,\s*"
     r"\(\s*(\d{1,5})\s*(?:,\s*(\d{1,5})\s*)?(?:,\s*(\d{1,5})\s*)?,?\s*\)\s*,\s*\("
-    r"|\b\w+\[\s*[\w.()+*/ -]{1,60}?,\s*(\d{1,5})\s*\]\s*\("
+    # (Numba's block as a number or a tuple, its stream and dynamic shared memory after it: "k[1, (1, 1, 128)](x)",
+    # "k[(16, 16), 256, 0, 100000](x)")
+    r"|\b\w+\[\s*(?:\([^()\[\]\n]{0,40}\)|[\w.()+*/ -]{1,60}?)\s*,\s*(?:\(\s*(\d{1,5})\s*(?:,\s*(\d{1,5})\s*)?"
+    r"(?:,\s*(\d{1,5})\s*)?\)|(\d{1,5}))\s*(?:,[^\[\]\n]{0,40})?\]\s*\("
     r"|\bthreads_?per_?block\s*=\s*(\d{1,5})\b(?![.\w])",
     re.IGNORECASE,
 )
+_CODE_REACH = 2000
+
+
+def _blocks(text: str, start: int, end: int) -> list[re.Match[str]]:
+    """The blocks of launches near text[start:end], as printed (within _TRIPLE_REACH) or as code (within
+    _CODE_REACH above), a device's own maxima left out (_launched)."""
+    hi = min(len(text), end + _TRIPLE_REACH)
+    found = [*_BLOCK.finditer(text, max(0, start - _TRIPLE_REACH), hi),
+             *_CODE_BLOCK.finditer(text, max(0, start - _CODE_REACH), hi)]
+    return sorted((m for m in found if _launched(m)), key=lambda m: m.start())
 
 
 def _extents(m: re.Match[str]) -> tuple[int, int, int]:
@@ -372,9 +389,7 @@ THREADS_ENTRY = "generic/threads-per-block"
 def block_over(text: str, start: int, end: int) -> tuple[int, int] | None:
     """(threads, bound) of a block printed near text[start:end] that no GPU can launch: more than 1024 threads, or
     more than 64 in z; None where the launch's block is within them or not printed."""
-    for m in _BLOCK.finditer(text, max(0, start - _TRIPLE_REACH), min(len(text), end + _TRIPLE_REACH)):
-        if not _launched(m):
-            continue
+    for m in _blocks(text, start, end):
         x, y, z = _extents(m)
         if x * y * z > BLOCK_THREADS:
             return x * y * z, BLOCK_THREADS
@@ -385,8 +400,7 @@ def block_over(text: str, start: int, end: int) -> tuple[int, int] | None:
 
 def printed_block(text: str, start: int, end: int) -> int | None:
     """The threads of the first block printed near text[start:end] (its extents' product), or None."""
-    m = next((b for b in _BLOCK.finditer(text, max(0, start - _TRIPLE_REACH), min(len(text), end + _TRIPLE_REACH))
-              if _launched(b)), None)
+    m = next(iter(_blocks(text, start, end)), None)
     if m is None:
         return None
     x, y, z = _extents(m)
@@ -401,7 +415,7 @@ def block_within(text: str, start: int, end: int) -> bool:
     """Whether a launch printed near text[start:end] shows its grid and a block that any GPU can run ("grid_dims =
     (2147483648, 1, 1) block_dims = (256, 1, 1). It is larger than the limits."): what is over is the grid."""
     lo, hi = max(0, start - _TRIPLE_REACH), min(len(text), end + _TRIPLE_REACH)
-    blocks = [_extents(m) for m in _BLOCK.finditer(text, lo, hi) if _launched(m)]
+    blocks = [_extents(m) for m in _blocks(text, start, end)]
     return (bool(blocks) and _GRID_TRIPLE.search(text, lo, hi) is not None
             and all(x * y * z <= BLOCK_THREADS and z <= BLOCK_Z for x, y, z in blocks))
 
