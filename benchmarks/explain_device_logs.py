@@ -132,6 +132,20 @@ np.row_stack = np.vstack
 from numba import cuda
 x = cuda.to_device(np.ones(1 << 16, dtype=np.float32))
 """
+# JAX's Pallas on Mosaic GPU (plgpu.kernel): kernels whose bodies leave the output alone, sized by their scratch or
+# their warpgroups.
+MOSAIC_GPU = """
+import warnings
+warnings.filterwarnings("ignore")
+import jax, jax.numpy as jnp
+from jax.experimental.pallas import mosaic_gpu as plgpu
+kernel = plgpu.kernel
+x = jnp.ones((128,), jnp.float32)
+def body(x_ref, o_ref, s_ref):
+    pass
+def body3(x_ref, o_ref):
+    pass
+"""
 # A Numba kernel that keeps 160 values live per thread (about 160 registers): "@NUMBA_HEAVY@" stands for it.
 NUMBA_HEAVY = ("@cuda.jit\ndef heavy(x, y):\n    i = cuda.threadIdx.x\n"
                + "".join(f"    a{j} = x[(i * 160 + {j}) % x.size]\n" for j in range(160))
@@ -554,6 +568,17 @@ def f(a, b):
 truth(required=[524288, 655360], limit=max_shared)
 torch.compile(f)(a, b)
 torch.cuda.synchronize()
+"""),
+    "jax-mosaic-gpu-smem": ("shared-memory", "jax", MOSAIC_GPU + """
+truth(required=65536 * 4, note="256 KiB of SMEM scratch; the device's opt-in maximum is the limit")
+f = kernel(body, out_type=jax.ShapeDtypeStruct((128,), jnp.float32),
+           scratch_types=[plgpu.SMEM((65536,), jnp.float32)])
+print(f(x).block_until_ready()[0])
+"""),
+    "jax-mosaic-gpu-9-warpgroups": ("threads", "jax", MOSAIC_GPU + """
+truth(required=9 * 128, limit=1024)
+f = kernel(body3, out_type=jax.ShapeDtypeStruct((128,), jnp.float32), num_threads=9, thread_name="wg")
+print(f(x).block_until_ready()[0])
 """),
     "numba-block-2048": ("threads", "numba", NUMBA + """
 @cuda.jit

@@ -1525,3 +1525,16 @@ def test_explain21_bare_work_group_code() -> None:
     # a miner's enqueue refused with OpenCL's code alone (profanity#1's kind)
     found = match("Initializing OpenCL...\nstd::runtime_error - kernel queueing failed (res = -54)", KB)
     assert [m.entry.id for m in found][:1] == ["opencl/invalid-work-group-size"]
+
+
+@pytest.mark.parametrize(("text", "entry", "required", "limit"), [
+    # JAX's Mosaic GPU refusing a kernel's SMEM, and its launch of too many warpgroups with no shared memory asked
+    # (both as an H200 printed them under JAX 0.11.2)
+    ("ValueError: Mosaic GPU kernel exceeds available shared memory: smem_bytes=131072 > max_smem_bytes=101376",
+     "xla-gpu/mosaic-gpu-shared-memory", 131072, 101376),
+    ("jax.errors.JaxRuntimeError: INTERNAL: Mosaic GPU kernel 'attn_mosaic_gpu_kernel' (host func: "
+     "'_mlir_ciface_attn_mosaic_gpu', device: 0, smem: 0 bytes, cluster: 1) launch failed: CUDA_ERROR_INVALID_VALUE "
+     "[invalid argument] (CUDA error 1) [executable_name='jit_attn']", "cuda/driver-launch-invalid-value", None, None),
+])
+def test_explain21_mosaic_gpu(text: str, entry: str, required: int | None, limit: int | None) -> None:
+    assert [(m.entry.id, m.required, m.limit) for m in match(text, KB)][:1] == [(entry, required, limit)]
