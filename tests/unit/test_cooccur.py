@@ -1466,6 +1466,10 @@ def test_explain21_launch_forms_not_threads(text: str) -> None:
     # an NPU's unified buffer named by its capacity (tilelang-ascend#1646's kind)
     ("[Bug] Ascend memory planning crashes when a kernel's UB demand exceeds the 192 KB UB capacity",
      "shared-memory", None, 196608),
+    # a bound written as code writes it, a product with 1024 (aiter's static assertion, hidet's schedule check)
+    ("error: static assertion failed due to requirement 'LDS_BYTES <= 64 * 1024': LDS budget exceeded",
+     "shared-memory", None, 65536),
+    ("hidet.ir.library.tune.ScheduleError: dynamic shared memory <= 99 * 1024", "shared-memory", None, 101376),
     # a Mesa driver's own compiler giving up, its name the only GPU word (mesa-lima#56's kind)
     ("kmscube fails on the lima driver with \"ppir: regalloc fail\"", "registers", None, None),
 ])

@@ -69,6 +69,11 @@ def prose_rules() -> ProseRules:
     )
 
 
+# A size written as a product with 1024, as code states it: "LDS_BYTES <= 64 * 1024", "dynamic shared memory <= 227 *
+# 1024" (a static assertion's or a check's words): read as that many KiB.
+_KIB_PRODUCT = re.compile(r"(?<![\w.*])(\d{1,4})\s*\*\s*1024(?![\w.]|\s*[*x×]\s*\d)")
+
+
 def _size(m: re.Match[str] | None) -> int | None:
     if m is None:
         return None
@@ -94,7 +99,7 @@ def numbers_near(text: str, start: int, end: int, resource: str | None = None) -
     """
     rules = prose_rules()
     # (markdown's emphasis is no word: "only **99 KB** shared memory/block")
-    window = reflow(text[max(0, start - rules.reach): end + rules.reach]).replace("**", "")
+    window = _KIB_PRODUCT.sub(r"\1 KiB", reflow(text[max(0, start - rules.reach): end + rules.reach]).replace("**", ""))
     tpu = resource in rules.tpu_resources
     required_m = (None if tpu else _first(rules.total, window)) or _first(
         rules.tpu_required if tpu else rules.required, window)
