@@ -545,6 +545,12 @@ BATCHES = [
         # prose: Kokkos throws when team_size is too large; none of its messages quoted
         "https://github.com/E3SM-Project/HOMMEXX/issues/293",
     }), max_lookalike_share=0.55),
+    # forums and pages; the on-chip threads there were known, the look-alikes CPU and host ones (blind 14/16 on 437d4f6)
+    Batch(121, 16, 14 / 16, frozenset({
+        # prose: a kernel at 255 registers "+ local memory", and one at 63 registers, with no failure named
+        "https://forums.developer.nvidia.com/t/registers-number/30313",
+        "https://stackoverflow.com/questions/17553417/cuda-registers-per-thread",
+    }), max_lookalike_share=0.9),
 ]
 
 
