@@ -160,7 +160,8 @@ NUMBA_HEAVY = ("@cuda.jit\ndef heavy(x, y):\n    i = cuda.threadIdx.x\n"
 # CompilerParams found no lowering; LigerLayerNorm over a 65536-wide bf16 row ran, forward and backward;
 # flex_attention with kernel_options of 256x256 fp32 tiles and 4 stages was still compiling after 300 s, with nothing
 # printed; a 600000-byte per-thread array filled in a loop compiled without a word (nvcc folded it). On the H200
-# (2026-11-27): a 128 KiB cuda.shared.array under numba-cuda 0.30.4 compiled and ran, exit code 0, nothing printed.
+# (2026-11-27): a 128 KiB cuda.shared.array under numba-cuda 0.30.4 compiled and ran, exit code 0, nothing printed;
+# a torch extension (load_inline, TORCH_CUDA_ARCH_LIST=9.0) with a 64 KiB __shared__ array built without a word.
 SCENARIOS: dict[str, tuple[str, str, str]] = {
     "triton-matmul-shared": ("shared-memory", "triton", TRITON_MM + """
 cfg = dict(BM=256, BN=256, BK=128, num_stages=4, num_warps=8)
@@ -476,6 +477,22 @@ truth(threads=1024)
 ext.run_heavy(x, y)
 torch.cuda.synchronize()
 """),
+    "cuda-core-block-2048": ("threads", "cuda.core", """
+try:
+    from cuda.core import Device, LaunchConfig, Program, ProgramOptions, launch
+except ImportError:
+    from cuda.core.experimental import Device, LaunchConfig, Program, ProgramOptions, launch
+dev = Device()
+dev.set_current()
+s = dev.create_stream()
+code = 'extern "C" __global__ void k(float* x) { x[threadIdx.x] += 1.0f; }'
+arch = "".join(str(v) for v in dev.compute_capability)
+k = Program(code, code_type="c++", options=ProgramOptions(arch=f"sm_{arch}")).compile("cubin").get_kernel("k")
+buf = dev.allocate(4096 * 4, stream=s)
+truth(required=2048, limit=1024)
+launch(s, LaunchConfig(grid=1, block=2048), k, buf)
+s.sync()
+"""),
     "torch-extension-optin-300000": ("shared-memory", "torch", TORCH_EXT + """
 x = torch.ones(256, device="cuda")
 truth(required=300000, limit=232448)
@@ -671,7 +688,8 @@ def _run_one(name: str, timeout: float) -> dict[str, Any]:
 
 def _versions() -> dict[str, str]:
     probe = ("import importlib.metadata as m\n"
-             "for p in ('torch','triton','cupy-cuda13x','jax','jaxlib','liger-kernel','numba','numba-cuda'):\n"
+             "for p in ('torch','triton','cupy-cuda13x','jax','jaxlib','liger-kernel','numba','numba-cuda',\n"
+             "          'cuda-core'):\n"
              "    try: print(p, m.version(p))\n"
              "    except Exception: pass\n"
              "import torch; print('gpu', torch.cuda.get_device_name(0))\n")

@@ -1,7 +1,8 @@
 """Failure logs a GPU printed (tests/data/device/*.jsonl): each scenario of benchmarks/explain_device_logs.py run once
 on the GPU machine, labelled by construction (what the program asked for, and the numbers the log prints). An H100
 under Triton 3.6, PyTorch 2.11, CuPy 14.2, JAX 0.11.2, Liger-Kernel 0.8.5 and nvcc 13.0 (h100_logs.jsonl); an H200
-under Numba 0.68 with numba-cuda 0.30.4, CuPy 14.2 and JAX 0.11.2's Mosaic GPU, the same image (h200_logs.jsonl)."""
+under Numba 0.68 with numba-cuda 0.30.4, cuda.core 1.2, CuPy 14.2 and JAX 0.11.2's Mosaic GPU, the same image
+(h200_logs.jsonl)."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ KNOWN_MISSES = {"device:h100/cuda-runtime-block-2048", "device:h100/torch-extens
 def test_the_recording_covers_every_stack() -> None:
     assert {r["stack"] for r in H100} == {"triton", "torch", "cupy", "jax", "nvcc", "liger"} and len(H100) == 33
     assert all(r["versions"]["triton"] == "3.6.0" and r["versions"]["gpu"].startswith("NVIDIA H100") for r in H100)
-    assert {r["stack"] for r in H200} == {"numba", "cupy", "jax"} and len(H200) == 9
+    assert {r["stack"] for r in H200} == {"numba", "cupy", "jax", "cuda.core"} and len(H200) == 10
     assert all(r["versions"]["numba-cuda"] == "0.30.4" and r["versions"]["gpu"] == "NVIDIA H200" for r in H200)
     assert sum(r["resource"] == "off-chip" for r in RECORDS) >= 13
 

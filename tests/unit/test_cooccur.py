@@ -1542,3 +1542,11 @@ def test_explain21_bare_work_group_code() -> None:
 ])
 def test_explain21_mosaic_gpu(text: str, entry: str, required: int | None, limit: int | None) -> None:
     assert [(m.entry.id, m.required, m.limit) for m in match(text, KB)][:1] == [(entry, required, limit)]
+
+
+def test_explain21_cuda_core_launch_config() -> None:
+    # cuda.core's own launch configuration, three frames above the driver's code (an H200's log, cuda.core 1.2)
+    text = ("  File \"run.py\", line 19, in <module>\n"
+            "    launch(s, LaunchConfig(grid=(8, 8), block=(64, 32)), k, buf)\n" + _CUDA_CORE.split("\n", 2)[2])
+    assert [(m.entry.id, m.required, m.limit) for m in match(text, KB)][:1] == [
+        ("cuda/driver-launch-invalid-value", 2048, 1024)]

@@ -339,8 +339,9 @@ _BLOCK = re.compile(
     re.IGNORECASE,
 )
 # A launch as code writes it, the block second: "kernel<<<grid, 2048>>>", "<<<blocks, dim3(32, 64)>>>", a CuPy
-# RawKernel's "k((1,), (2048,), (x,))", Numba's "kernel[blocks, 2048](x)", "threadsperblock = 2048". Read further
-# above a match than a printed block: a traceback's first frame holds it, five frames above the driver's error.
+# RawKernel's "k((1,), (2048,), (x,))", Numba's "kernel[blocks, 2048](x)", "threadsperblock = 2048", cuda.core's
+# "LaunchConfig(grid=1, block=2048)". Read further above a match than a printed block: a traceback's first frame
+# holds it, five frames above the driver's error.
 _CODE_BLOCK = re.compile(
     r"<<<\s*(?:dim3\s*\([^()\n]{0,60}\)|[({][^(){}\n]{0,60}[)}]|[^<>;\n,]{1,80}),\s*(?:(?:dim3\s*)?[({]\s*(\d{1,5})"
     r"(?:\s*,\s*(\d{1,5}))?(?:\s*,\s*(\d{1,5}))?\s*[)}]|(\d{1,5}))\s*(?:,|>>>)"
@@ -350,7 +351,10 @@ _CODE_BLOCK = re.compile(
     # "k[(16, 16), 256, 0, 100000](x)")
     r"|\b\w+\[\s*(?:\([^()\[\]\n]{0,40}\)|[\w.()+*/ -]{1,60}?)\s*,\s*(?:\(\s*(\d{1,5})\s*(?:,\s*(\d{1,5})\s*)?"
     r"(?:,\s*(\d{1,5})\s*)?\)|(\d{1,5}))\s*(?:,[^\[\]\n]{0,40})?\]\s*\("
-    r"|\bthreads_?per_?block\s*=\s*(\d{1,5})\b(?![.\w])",
+    r"|\bthreads_?per_?block\s*=\s*(\d{1,5})\b(?![.\w])"
+    # (cuda.core's launch configuration: "launch(s, LaunchConfig(grid=1, block=2048), k, buf)")
+    r"|\bLaunchConfig\((?:[^()\n]|\([^()\n]{0,40}\)){0,80}?\bblock\s*=\s*(?:\(\s*(\d{1,5})\s*(?:,\s*(\d{1,5})\s*)?(?:,\s*(\d{1,5})\s*)?\)"
+    r"|(\d{1,5})\b)",
     re.IGNORECASE,
 )
 _CODE_REACH = 2000
