@@ -132,6 +132,21 @@ np.row_stack = np.vstack
 from numba import cuda
 x = cuda.to_device(np.ones(1 << 16, dtype=np.float32))
 """
+# cuda.core (cuda-python's launch API, what numba-cuda 0.30 launches through): a kernel compiled from source by NVRTC,
+# a stream and a buffer.
+CUDA_CORE = """
+try:
+    from cuda.core import Device, LaunchConfig, Program, ProgramOptions, launch
+except ImportError:
+    from cuda.core.experimental import Device, LaunchConfig, Program, ProgramOptions, launch
+dev = Device()
+dev.set_current()
+s = dev.create_stream()
+arch = "".join(str(v) for v in dev.compute_capability)
+def kernel(code):
+    return Program(code, code_type="c++", options=ProgramOptions(arch=f"sm_{arch}")).compile("cubin").get_kernel("k")
+buf = dev.allocate(4096 * 4, stream=s)
+"""
 # JAX's Pallas on Mosaic GPU (plgpu.kernel): kernels whose bodies leave the output alone, sized by their scratch or
 # their warpgroups.
 MOSAIC_GPU = """
@@ -477,20 +492,17 @@ truth(threads=1024)
 ext.run_heavy(x, y)
 torch.cuda.synchronize()
 """),
-    "cuda-core-block-2048": ("threads", "cuda.core", """
-try:
-    from cuda.core import Device, LaunchConfig, Program, ProgramOptions, launch
-except ImportError:
-    from cuda.core.experimental import Device, LaunchConfig, Program, ProgramOptions, launch
-dev = Device()
-dev.set_current()
-s = dev.create_stream()
-code = 'extern "C" __global__ void k(float* x) { x[threadIdx.x] += 1.0f; }'
-arch = "".join(str(v) for v in dev.compute_capability)
-k = Program(code, code_type="c++", options=ProgramOptions(arch=f"sm_{arch}")).compile("cubin").get_kernel("k")
-buf = dev.allocate(4096 * 4, stream=s)
+    "cuda-core-block-2048": ("threads", "cuda.core", CUDA_CORE + """
+k = kernel('extern "C" __global__ void k(float* x) { x[threadIdx.x] += 1.0f; }')
 truth(required=2048, limit=1024)
 launch(s, LaunchConfig(grid=1, block=2048), k, buf)
+s.sync()
+"""),
+    "cuda-core-dynamic-smem-100000": ("shared-memory", "cuda.core", CUDA_CORE + """
+k = kernel('extern "C" __global__ void k(float* x) { extern __shared__ float t[]; t[threadIdx.x] = x[threadIdx.x]; '
+           'x[threadIdx.x] = t[0]; }')
+truth(required=100000)
+launch(s, LaunchConfig(grid=1, block=256, shmem_size=100000), k, buf)
 s.sync()
 """),
     "torch-extension-optin-300000": ("shared-memory", "torch", TORCH_EXT + """

@@ -38,7 +38,7 @@ KNOWN_MISSES = {"device:h100/cuda-runtime-block-2048", "device:h100/torch-extens
 def test_the_recording_covers_every_stack() -> None:
     assert {r["stack"] for r in H100} == {"triton", "torch", "cupy", "jax", "nvcc", "liger"} and len(H100) == 33
     assert all(r["versions"]["triton"] == "3.6.0" and r["versions"]["gpu"].startswith("NVIDIA H100") for r in H100)
-    assert {r["stack"] for r in H200} == {"numba", "cupy", "jax", "cuda.core"} and len(H200) == 10
+    assert {r["stack"] for r in H200} == {"numba", "cupy", "jax", "cuda.core"} and len(H200) == 11
     assert all(r["versions"]["numba-cuda"] == "0.30.4" and r["versions"]["gpu"] == "NVIDIA H200" for r in H200)
     assert sum(r["resource"] == "off-chip" for r in RECORDS) >= 13
 

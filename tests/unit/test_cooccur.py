@@ -1506,6 +1506,9 @@ _CUDA_CORE = ("  File \"/site-packages/numba_cuda/numba/cuda/dispatcher.py\", li
     ("add[grid, threads](x)", "cuda/driver-launch-invalid-value", None, None),
     # Numba's fourth launch argument is the dynamic shared memory
     ("add[grid, 128, 0, 65536](x)", "cuda/invalid-argument-dynamic-smem", 65536, None),
+    # and cuda.core's launch configuration names it
+    ("launch(s, LaunchConfig(grid=8, block=128, shmem_size=65536), k, buf)", "cuda/invalid-argument-dynamic-smem",
+     65536, None),
 ])
 def test_explain21_cuda_core(launch: str, entry: str, required: int | None, limit: int | None) -> None:
     text = f"  File \"run.py\", line 9, in <module>\n    {launch}\n" + _CUDA_CORE
