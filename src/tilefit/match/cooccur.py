@@ -353,8 +353,8 @@ _CODE_BLOCK = re.compile(
     r"(?:,\s*(\d{1,5})\s*)?\)|(\d{1,5}))\s*(?:,[^\[\]\n]{0,40})?\]\s*\("
     r"|\bthreads_?per_?block\s*=\s*(\d{1,5})\b(?![.\w])"
     # (cuda.core's launch configuration: "launch(s, LaunchConfig(grid=1, block=2048), k, buf)")
-    r"|\bLaunchConfig\((?:[^()\n]|\([^()\n]{0,40}\)){0,80}?\bblock\s*=\s*(?:\(\s*(\d{1,5})\s*(?:,\s*(\d{1,5})\s*)?(?:,\s*(\d{1,5})\s*)?\)"
-    r"|(\d{1,5})\b)",
+    r"|\bLaunchConfig\((?:[^()\n]|\([^()\n]{0,40}\)){0,80}?\bblock\s*=\s*"
+    r"(?:\(\s*(\d{1,5})\s*(?:,\s*(\d{1,5})\s*)?(?:,\s*(\d{1,5})\s*)?\)|(\d{1,5})\b)",
     re.IGNORECASE,
 )
 _CODE_REACH = 2000
@@ -370,7 +370,8 @@ def _blocks(text: str, start: int, end: int) -> list[re.Match[str]]:
 
 
 def _extents(m: re.Match[str]) -> tuple[int, int, int]:
-    """The three extents of a _BLOCK match, whichever of its forms matched (a scalar block is x alone)."""
+    """The three extents of a _BLOCK or _CODE_BLOCK match, whichever of its forms matched (a scalar block is x
+    alone)."""
     x, y, z = ([int(g) for g in m.groups() if g is not None] + [1, 1])[:3]
     return x, y, z
 
