@@ -1470,6 +1470,10 @@ def test_explain21_launch_forms_not_threads(text: str) -> None:
     ("error: static assertion failed due to requirement 'LDS_BYTES <= 64 * 1024': LDS budget exceeded",
      "shared-memory", None, 65536),
     ("hidet.ir.library.tune.ScheduleError: dynamic shared memory <= 99 * 1024", "shared-memory", None, 101376),
+    # OpenCL's string for CL_INVALID_WORK_ITEM_SIZE, bare (Futhark's, libgpuarray's and RPP's kind), and a block's
+    # threads as a "number of threads" beside a GPU word (nvFuser's kind)
+    ("Running kernel failed:  Invalid Work Item Size", "threads", None, None),
+    ("RuntimeError: Selected invalid number of threads for cuda: 2048", "threads", None, None),
     # a Mesa driver's own compiler giving up, its name the only GPU word (mesa-lima#56's kind)
     ("kmscube fails on the lima driver with \"ppir: regalloc fail\"", "registers", None, None),
 ])
@@ -1481,6 +1485,8 @@ def test_explain21(text: str, resource: str, required: int | None, limit: int | 
     # TVM's check that loops bound to one thread index agree in extent (tvm#17002's kind)
     "Check failed: (ana.CanProveEqual(dom->extent, new_iter_var->dom->extent)) is false: ValueError: All loops that "
     "are bound to `threadIdx.x` should have the same extent. However, there are two loops with extent 64 and 128",
+    # a device query's banner: the maximum is the phrase's own word, not a failure (cuda_hgemm's kind)
+    "[HGEMM 2024-09-08 09:07:36 41827:41827 main.cu:85 main] Max number of threads per block: 1024",
     # Windows' shared GPU memory growing beside a DirectML device removal (tensorflow-directml-plugin#359's kind)
     "HRESULT failed with 0x887a0005: GetDeviceRemovedReason(); the GPU memory and shared memory keep growing until "
     "the crash",
