@@ -1470,6 +1470,9 @@ def test_explain21_launch_forms_not_threads(text: str) -> None:
     ("error: static assertion failed due to requirement 'LDS_BYTES <= 64 * 1024': LDS budget exceeded",
      "shared-memory", None, 65536),
     ("hidet.ir.library.tune.ScheduleError: dynamic shared memory <= 99 * 1024", "shared-memory", None, 101376),
+    # "limited to" states the bound, not a usage ("usage is limited to N" is no requirement)
+    ("GPU kernel error: shared memory usage is limited to 101376 bytes, but this tile requires 131072 bytes",
+     "shared-memory", 131072, 101376),
     # OpenCL's string for CL_INVALID_WORK_ITEM_SIZE, bare (Futhark's, libgpuarray's and RPP's kind), and a block's
     # threads as a "number of threads" beside a GPU word (nvFuser's kind)
     ("Running kernel failed:  Invalid Work Item Size", "threads", None, None),
