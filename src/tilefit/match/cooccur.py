@@ -345,11 +345,11 @@ _BLOCK = re.compile(
 _CODE_BLOCK = re.compile(
     r"<<<\s*(?:dim3\s*\([^()\n]{0,60}\)|[({][^(){}\n]{0,60}[)}]|[^<>;\n,]{1,80}),\s*(?:(?:dim3\s*)?[({]\s*(\d{1,5})"
     r"(?:\s*,\s*(\d{1,5}))?(?:\s*,\s*(\d{1,5}))?\s*[)}]|(\d{1,5}))\s*(?:,|>>>)"
-    r"|\b\w+\(\s*\(\s*[\w.]+\s*(?:,\s*[\w.]+\s*){0,2},?\s*\)\s*,\s*"
+    r"|(?<=\w)\(\s*\(\s*[\w.]+\s*(?:,\s*[\w.]+\s*){0,2},?\s*\)\s*,\s*"
     r"\(\s*(\d{1,5})\s*(?:,\s*(\d{1,5})\s*)?(?:,\s*(\d{1,5})\s*)?,?\s*\)\s*,\s*\("
     # (Numba's block as a number or a tuple, its stream and dynamic shared memory after it: "k[1, (1, 1, 128)](x)",
     # "k[(16, 16), 256, 0, 100000](x)")
-    r"|\b\w+\[\s*(?:\([^()\[\]\n]{0,40}\)|[\w.()+*/ -]{1,60}?)\s*,\s*(?:\(\s*(\d{1,5})\s*(?:,\s*(\d{1,5})\s*)?"
+    r"|(?<=\w)\[\s*(?:\([^()\[\]\n]{0,40}\)|[\w.()+*/ -]{1,60}?)\s*,\s*(?:\(\s*(\d{1,5})\s*(?:,\s*(\d{1,5})\s*)?"
     r"(?:,\s*(\d{1,5})\s*)?\)|(\d{1,5}))\s*(?:,[^\[\]\n]{0,40})?\]\s*\("
     r"|\bthreads_?per_?block\s*=\s*(\d{1,5})\b(?![.\w])"
     # (cuda.core's launch configuration: "launch(s, LaunchConfig(grid=1, block=2048), k, buf)")
@@ -360,13 +360,43 @@ _CODE_BLOCK = re.compile(
 _CODE_REACH = 2000
 
 
+# Launch blocks are indexed in buckets of a text, each scanned once when first asked for: a log with a hit every few
+# lines scans its text once, not once per hit, and one with a few hits scans only the buckets around them. No launch
+# form is longer than _LONGEST, so a bucket's scan reads that far past its end.
+_BUCKET, _LONGEST = 1 << 13, 512
+
+
+class _LaunchIndex:
+    """The blocks of launches in one text (_BLOCK printed, _CODE_BLOCK as code), by bucket."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.buckets: dict[int, list[tuple[re.Match[str], bool]]] = {}
+
+    def bucket(self, k: int) -> list[tuple[re.Match[str], bool]]:
+        found = self.buckets.get(k)
+        if found is None:
+            lo = k * _BUCKET
+            hi = min(len(self.text), lo + _BUCKET + _LONGEST)
+            found = sorted(((m, code) for pattern, code in ((_BLOCK, False), (_CODE_BLOCK, True))
+                            for m in pattern.finditer(self.text, lo, hi)
+                            if m.start() < lo + _BUCKET and _launched(m)), key=lambda f: f[0].start())
+            self.buckets[k] = found
+        return found
+
+
+@functools.lru_cache(maxsize=2)
+def _index(text: str) -> _LaunchIndex:
+    return _LaunchIndex(text)
+
+
 def _blocks(text: str, start: int, end: int) -> list[re.Match[str]]:
     """The blocks of launches near text[start:end], as printed (within _TRIPLE_REACH) or as code (within
     _CODE_REACH above), a device's own maxima left out (_launched)."""
-    hi = min(len(text), end + _TRIPLE_REACH)
-    found = [*_BLOCK.finditer(text, max(0, start - _TRIPLE_REACH), hi),
-             *_CODE_BLOCK.finditer(text, max(0, start - _CODE_REACH), hi)]
-    return sorted((m for m in found if _launched(m)), key=lambda m: m.start())
+    index = _index(text)
+    lo, hi = max(0, start - _CODE_REACH), min(len(text), end + _TRIPLE_REACH)
+    return [m for k in range(lo // _BUCKET, hi // _BUCKET + 1) for m, code in index.bucket(k)
+            if lo <= m.start() and m.end() <= hi and (code or m.start() >= start - _TRIPLE_REACH)]
 
 
 def _extents(m: re.Match[str]) -> tuple[int, int, int]:
