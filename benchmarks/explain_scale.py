@@ -82,6 +82,13 @@ ADVERSARIAL = {
     "long-numbers": "{a} {b} shared memory Required: {c} Hardware limit: {d} kernel_{i}",
     # distinct families, written as UTF-16
     "utf-16": None,
+    # refused launches whose block is only in code (Numba's, cuda.core's and <<<>>> forms), a distinct one on every
+    # line: 10 MB took 16 s while the code above each hit was read once per hit
+    "distinct-launches": "  File \"run{i}.py\", line 9, in <module>\n    k{i}[1, {n}](x)\n"
+                         "  File \"cuda/core/_launcher.pyx\", line 70, in cuda.core._launcher.launch\n"
+                         "cuda.core._utils.cuda_utils.CUDAError: "
+                         "CUDA_ERROR_INVALID_VALUE: parameters out of range ({i})\nkernel_{i}<<<{i}, {n}>>>(x); "
+                         "CUDA error: invalid configuration argument",
 }
 
 
