@@ -367,20 +367,22 @@ _BUCKET, _LONGEST = 1 << 13, 512
 
 
 class _LaunchIndex:
-    """The blocks of launches in one text (_BLOCK printed, _CODE_BLOCK as code), by bucket."""
+    """The blocks of launches in one text (_BLOCK printed, _CODE_BLOCK as code), by bucket: each as its start, its
+    end, its extents and whether it is code."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.buckets: dict[int, list[tuple[re.Match[str], bool]]] = {}
+        self.buckets: dict[int, list[tuple[int, int, tuple[int, int, int], bool]]] = {}
 
-    def bucket(self, k: int) -> list[tuple[re.Match[str], bool]]:
+    def bucket(self, k: int) -> list[tuple[int, int, tuple[int, int, int], bool]]:
         found = self.buckets.get(k)
         if found is None:
             lo = k * _BUCKET
             hi = min(len(self.text), lo + _BUCKET + _LONGEST)
-            found = sorted(((m, code) for pattern, code in ((_BLOCK, False), (_CODE_BLOCK, True))
-                            for m in pattern.finditer(self.text, lo, hi)
-                            if m.start() < lo + _BUCKET and _launched(m)), key=lambda f: f[0].start())
+            found = sorted((m.start(), m.end(), _extents(m), code)
+                           for pattern, code in ((_BLOCK, False), (_CODE_BLOCK, True))
+                           for m in pattern.finditer(self.text, lo, hi)
+                           if m.start() < lo + _BUCKET and _launched(m))
             self.buckets[k] = found
         return found
 
@@ -390,13 +392,13 @@ def _index(text: str) -> _LaunchIndex:
     return _LaunchIndex(text)
 
 
-def _blocks(text: str, start: int, end: int) -> list[re.Match[str]]:
-    """The blocks of launches near text[start:end], as printed (within _TRIPLE_REACH) or as code (within
-    _CODE_REACH above), a device's own maxima left out (_launched)."""
+def _blocks(text: str, start: int, end: int) -> list[tuple[int, int, int]]:
+    """The extents of the blocks of launches near text[start:end], as printed (within _TRIPLE_REACH) or as code
+    (within _CODE_REACH above), in order, a device's own maxima left out (_launched)."""
     index = _index(text)
     lo, hi = max(0, start - _CODE_REACH), min(len(text), end + _TRIPLE_REACH)
-    return [m for k in range(lo // _BUCKET, hi // _BUCKET + 1) for m, code in index.bucket(k)
-            if lo <= m.start() and m.end() <= hi and (code or m.start() >= start - _TRIPLE_REACH)]
+    return [extents for k in range(lo // _BUCKET, hi // _BUCKET + 1) for at, to, extents, code in index.bucket(k)
+            if lo <= at and to <= hi and (code or at >= start - _TRIPLE_REACH)]
 
 
 def _extents(m: re.Match[str]) -> tuple[int, int, int]:
@@ -424,8 +426,7 @@ THREADS_ENTRY = "generic/threads-per-block"
 def block_over(text: str, start: int, end: int) -> tuple[int, int] | None:
     """(threads, bound) of a block printed near text[start:end] that no GPU can launch: more than 1024 threads, or
     more than 64 in z; None where the launch's block is within them or not printed."""
-    for m in _blocks(text, start, end):
-        x, y, z = _extents(m)
+    for x, y, z in _blocks(text, start, end):
         if x * y * z > BLOCK_THREADS:
             return x * y * z, BLOCK_THREADS
         if z > BLOCK_Z:
@@ -435,10 +436,10 @@ def block_over(text: str, start: int, end: int) -> tuple[int, int] | None:
 
 def printed_block(text: str, start: int, end: int) -> int | None:
     """The threads of the first block printed near text[start:end] (its extents' product), or None."""
-    m = next(iter(_blocks(text, start, end)), None)
-    if m is None:
+    block = next(iter(_blocks(text, start, end)), None)
+    if block is None:
         return None
-    x, y, z = _extents(m)
+    x, y, z = block
     return x * y * z
 
 
@@ -450,7 +451,7 @@ def block_within(text: str, start: int, end: int) -> bool:
     """Whether a launch printed near text[start:end] shows its grid and a block that any GPU can run ("grid_dims =
     (2147483648, 1, 1) block_dims = (256, 1, 1). It is larger than the limits."): what is over is the grid."""
     lo, hi = max(0, start - _TRIPLE_REACH), min(len(text), end + _TRIPLE_REACH)
-    blocks = [_extents(m) for m in _blocks(text, start, end)]
+    blocks = _blocks(text, start, end)
     return (bool(blocks) and _GRID_TRIPLE.search(text, lo, hi) is not None
             and all(x * y * z <= BLOCK_THREADS and z <= BLOCK_Z for x, y, z in blocks))
 
