@@ -1562,3 +1562,15 @@ def test_explain21_cuda_core_launch_config() -> None:
             "    launch(s, LaunchConfig(grid=(8, 8), block=(64, 32)), k, buf)\n" + _CUDA_CORE.split("\n", 2)[2])
     assert [(m.entry.id, m.required, m.limit) for m in match(text, KB)][:1] == [
         ("cuda/driver-launch-invalid-value", 2048, 1024)]
+
+
+def test_explain21_launch_index_is_released() -> None:
+    # the launch index of the texts read is dropped when a log is done, by match() and by explain()'s diagnoses
+    from tilefit.match import cooccur
+    from tilefit.report import explain
+
+    text = "kernel<<<1, 2048>>>(x);\nCUDA error: invalid configuration argument"
+    assert [m.entry.id for m in match(text, KB)] == ["cuda/invalid-configuration"]
+    assert cooccur._index.cache_info().currsize == 0
+    assert [d.entry.id for d in explain(text.encode()).diagnoses] == ["cuda/invalid-configuration"]
+    assert cooccur._index.cache_info().currsize == 0

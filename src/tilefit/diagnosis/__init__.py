@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from tilefit.diagnosis.advice import Advice, Facts, advise
 from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase
+from tilefit.match.cooccur import release
 from tilefit.match.extract import ContextIndex, ContextRules
 from tilefit.match.matcher import Match, ProseBudget, inferred, match_window
 from tilefit.match.normalize import normalized
@@ -123,16 +124,19 @@ def diagnose_pieces(
     first: _Window | None = None
     last: _Window | None = None
     budget = ProseBudget()
-    for text, lo, hi, offset in windows(normalized(pieces)):
-        index = rules.index(text)
-        for m in match_window(text, kb, targets, lo, hi, offset, budget):
-            if tally.add(m):
-                found[_key(m)] = diagnose(text, m, targets, rules, offset, index)
-        last = (text, offset, index)
-        first = first or last
-    diagnoses = tuple(dataclasses.replace(found[_key(m)], match=m) for m in tally.result())
-    if not diagnoses:  # the general layer reads the log's first and last window (match.cooccur.infer)
-        diagnoses = _guess(first, last, kb, targets, rules)
+    try:
+        for text, lo, hi, offset in windows(normalized(pieces)):
+            index = rules.index(text)
+            for m in match_window(text, kb, targets, lo, hi, offset, budget):
+                if tally.add(m):
+                    found[_key(m)] = diagnose(text, m, targets, rules, offset, index)
+            last = (text, offset, index)
+            first = first or last
+        diagnoses = tuple(dataclasses.replace(found[_key(m)], match=m) for m in tally.result())
+        if not diagnoses:  # the general layer reads the log's first and last window (match.cooccur.infer)
+            diagnoses = _guess(first, last, kb, targets, rules)
+    finally:
+        release()
     return Explanation(diagnoses, omitted=tally.omitted)
 
 

@@ -392,6 +392,11 @@ def _index(text: str) -> _LaunchIndex:
     return _LaunchIndex(text)
 
 
+def release() -> None:
+    """Drop the launch indexes of the texts read last (a long-running process keeps no log's windows alive)."""
+    _index.cache_clear()
+
+
 def _blocks(text: str, start: int, end: int) -> list[tuple[int, int, int]]:
     """The extents of the blocks of launches near text[start:end], as printed (within _TRIPLE_REACH) or as code
     (within _CODE_REACH above), in order, a device's own maxima left out (_launched)."""

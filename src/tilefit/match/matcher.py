@@ -15,7 +15,7 @@ from typing import Literal
 
 from tilefit.kb.model import Entry
 from tilefit.kb.repository import KnowledgeBase
-from tilefit.match.cooccur import THREADS_ENTRY, block_over, per_dimension, printed_block, property_line
+from tilefit.match.cooccur import THREADS_ENTRY, block_over, per_dimension, printed_block, property_line, release
 from tilefit.match.literals import Hits, view
 from tilefit.match.normalize import normalize, prefix_end
 from tilefit.match.tally import Tally
@@ -457,10 +457,13 @@ def match(text: str, kb: KnowledgeBase, targets: TargetSet | None = None) -> lis
     targets = targets or load_targets()
     text = normalize(text)
     tally, budget = Tally(), ProseBudget()
-    for window, lo, hi, offset in windows(text[i:i + CHUNK] for i in range(0, len(text), CHUNK)):
-        for m in match_window(window, kb, targets, lo, hi, offset, budget):
-            tally.add(m)
-    return tally.result() or inferred(text, kb)
+    try:
+        for window, lo, hi, offset in windows(text[i:i + CHUNK] for i in range(0, len(text), CHUNK)):
+            for m in match_window(window, kb, targets, lo, hi, offset, budget):
+                tally.add(m)
+        return tally.result() or inferred(text, kb)
+    finally:
+        release()
 
 
 # How many later copies of a numberless match's words are read for the numbers the first one lacks, and how far
