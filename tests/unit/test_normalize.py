@@ -131,6 +131,13 @@ def test_the_view_reads_every_whitespace_as_a_space() -> None:
     json.dumps({"error": TRITON}),
     TRITON.replace("Required: 262144, Hardware", "Required: 262144,\nHardware"),
     "&gt; " + TRITON,
+    # quoted in a code comment, wrapped under the comment's marker (Python's and C's)
+    "        # measured on real hardware: `OutOfResources: out of resource: shared memory,\n"
+    "        # Required: 262144, Hardware limit:\n        # 232448` at BLOCK_D=64\n",
+    "  // OutOfResources: out of resource: shared memory, Required: 262144,\n  // Hardware limit: 232448.\n",
+    # kept in a program as adjacent string literals, which the compiler joins
+    'MSG = (\n    "OutOfResources: out of resource: shared memory, Required: "\n'
+    '    "262144, Hardware limit: 232448."\n)',
 ])
 def test_the_matcher_reads_the_same_error_however_it_was_pasted(pasted: str) -> None:
     found = [(m.entry.id, m.required, m.limit) for m in match(pasted, KB)]
@@ -144,3 +151,12 @@ def test_prefix_end_looks_back_a_bounded_way() -> None:
     line = "[rank3]: " + "x " * 1_000_000 + "shared memory exceeded"
     at = line.index("shared memory")
     assert prefix_end(line, at) == at - 4096
+
+
+def test_comment_markers_and_literals_come_off_only_where_they_wrap() -> None:
+    # "#include" and gdb's frame numbers are no comment marker; a lone line keeps its marker
+    assert normalize("#include <cuda.h>\n#0 0x00007f in f ()\n") == "#include <cuda.h>\n#0 0x00007f in f ()\n"
+    assert normalize("# a\n# b\n") == "# a\nb\n"
+    assert normalize('x = ("a "\n     "b")') == 'x = ("a b")'
+    # a list of literals keeps its commas and quotes
+    assert normalize('["a",\n "b"]') == '["a",\n"b"]'

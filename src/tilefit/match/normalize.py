@@ -37,6 +37,9 @@ _CR = re.compile(r"\r\n?")
 _ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});")
 # A message kept as a string literal: escaped line breaks and quotes.
 _ESCAPED = re.compile(r'\\(?:r\\n|[nrt"\']|u[0-9a-fA-F]{4})')
+# A message split into string literals that the compiler joins (Python's and C's adjacent literals): '"... with size "'
+# over '"36.25M and limit 32.00M ..."' is one message, joined as the compiler joins it.
+_CONCATENATED = re.compile(r"""(["'])[ ]*\n[ ]*[fFrRbBuU]{0,2}\1""")
 _UNESCAPE = {"\\r\\n": "\n", "\\n": "\n", "\\r": "\n", "\\t": " ", '\\"': '"', "\\'": "'"}
 # One element of a logger's line prefix; a prefix is one or more of them at the start of a line (`match.window`
 # extends this grammar to tell copies of one line apart from their prefixes). Not glog's header
@@ -58,10 +61,15 @@ PREFIX_PART = (
 # docker compose's service column ("sglang-kimi-k2  |   File ..."): kept out of PREFIX_PART, since trying it at
 # every word is what `match.window` would pay for on each line, and one container's copies share it anyway
 _COMPOSE = r"[\w.-]{1,64} *\| "
-_PREFIX = re.compile(rf"[ ]*(?:(?:{PREFIX_PART}|{_COMPOSE})[ ]*)+")
-_PREFIX_START = frozenset(" >0123456789[(EWIDCF#")
+# A comment's marker, where a message is quoted in code ("# out of resource: shared memory, Required: 140288,
+# Hardware limit:" over "# 101376`"): not "#include", nor gdb's "#0 0x00007f...". Kept out of PREFIX_PART too: a line
+# and its commented copy are two mentions, not one line printed twice.
+_COMMENT = r"(?:#+|//+|\*)(?= )"
+_PREFIX = re.compile(rf"[ ]*(?:(?:{PREFIX_PART}|{_COMPOSE}|{_COMMENT})[ ]*)+")
+_PREFIX_START = frozenset(" >0123456789[(EWIDCF#/*")
 # A line longer than this without a break is taken as it is, so one huge line cannot be held forever.
 _MAX_PENDING = 1 << 20
+_MAX_LITERAL_LINES = 64
 
 
 def _unescape(m: re.Match[str]) -> str:
@@ -119,13 +127,26 @@ def normalized(pieces: Iterable[str]) -> Iterator[str]:
     for piece in pieces:
         pending += piece
         cut = pending.rfind("\n")
+        # a line that ends a string literal waits for the next one, which may continue it (_CONCATENATED): a message
+        # split into literals is a few dozen lines at most, and a longer run is cut anyway (bounded work per piece)
+        for _ in range(_MAX_LITERAL_LINES):
+            if cut <= 0 or pending[cut - 1] not in "\"'":
+                break
+            cut = pending.rfind("\n", 0, cut)
         if cut < 0 and len(pending) < _MAX_PENDING:
             continue
         cut = len(pending) - 1 if cut < 0 else cut
         ready, pending = pending[:cut + 1], pending[cut + 1:]
-        yield lines(_text(ready))
+        yield _joined(lines(_text(ready)))
     if pending:
-        yield lines(_text(pending))
+        yield _joined(lines(_text(pending)))
+
+
+def _joined(piece: str) -> str:
+    """Adjacent string literals joined (_CONCATENATED), once each line has lost its copy's prefix."""
+    if "\n" in piece and ('"' in piece or "'" in piece) and _CONCATENATED.search(piece):
+        return _CONCATENATED.sub("", piece)
+    return piece
 
 
 # A line of clinfo's columns, once runs of spaces are one: "Max work group size 1024", "Local memory size 49152
