@@ -134,7 +134,7 @@ def _raw_candidates(
         b = min(b, len(text))
         for pattern in entry.regexes:
             named = sum(1 for g in ("required", "limit")
-                        if any(f"{g}{unit}" in pattern.groupindex for unit in ("", "_si", "_bits")))
+                        if any(f"{g}{unit}" in pattern.groupindex for unit in ("", "_si", "_bits", "_per")))
             # Only where a literal every match contains occurs (match.literals); everywhere if none is known.
             where = hits.spans(pattern, a, b)
             for x, y in [(a, b)] if where is None else where:
@@ -209,7 +209,14 @@ class _Near:
 
 def _number(groups: dict[str, str], key: str) -> tuple[int | None, bool]:
     """The size or count a pattern's group `key` holds; a group `key_si` holds one in decimal units, `key_bits` one in
-    bits (Ascend's compiler: "ub overflow, requires 3145728 bits while 1572864 bits available")."""
+    bits (Ascend's compiler: "ub overflow, requires 3145728 bits while 1572864 bits available"), and `key_per` with
+    `key_times` one as a product (SYCL's "uses 87 registers per work-item for a total of 1024 work-items": the
+    registers a work-group asks for)."""
+    per, times = groups.get(f"{key}_per"), groups.get(f"{key}_times")
+    if key not in groups and per is not None and times is not None:
+        if len(per) + len(times) > _MAX_DIGITS:
+            return None, True
+        return int(per) * int(times), True
     bits = groups.get(f"{key}_bits") if key not in groups else None
     if bits is not None:
         if len(bits) > _MAX_DIGITS:
