@@ -1574,3 +1574,84 @@ def test_explain21_launch_index_is_released() -> None:
     assert cooccur._index.cache_info().currsize == 0
     assert [d.entry.id for d in explain(text.encode()).diagnoses] == ["cuda/invalid-configuration"]
     assert cooccur._index.cache_info().currsize == 0
+
+
+# explain22: what fresh-122 to 135 (errors and prose quoted in repository files) taught, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # Chinese cues before bare sizes: only 32768, 34560 needed (a Vulkan device's workgroup storage)
+    ("设备 maxComputeSharedMemorySize 仅 32768 < matmul 分块所需 34560，校验层报 VUID-RuntimeSpirv-Workgroup-06530",
+     "shared-memory", 34560, 32768),
+    # a Chinese comparison between counts: the threadgroup's 1024 over the limit of 512 (Metal)
+    ("Metal 断言失败：线程组大小(1024)超过了512的限制", "threads", 1024, 512),
+    # counts with thousands separators are one count each
+    ("CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: 1024 threads x 128 regs = 131,072 > 65,536 registers per block",
+     "registers", 131072, 65536),
+    # XLA's "Used X of Y" states the use, then what there is
+    ("The prefetched operand pushes SMEM past its limit on the TPU (XLA: \"Used 1.04M of 1.00M smem\")",
+     "tpu-smem", 1090519, 1048576),
+    # a size, a few words, then "which exceeds": the size is the request
+    ("The upstream stages give a 212 KB shared-storage kernel which exceeds the 99 KB per-block smem opt-in cap",
+     "shared-memory", 217088, 101376),
+    # the bound with its unit after "exceeds the"
+    ("The tile needs 4*32*520*2 = 133120 B of shared memory exceeds the 99 KB optin ceiling on sm_120",
+     "shared-memory", 133120, 101376),
+    # "against" a size of the memory states the bound
+    ("Large Pallas tiles fail to compile: the float32 copy runs against 64 MiB of VMEM", "vmem", None, 67108864),
+    # a table row of tried configurations: "rejected" is the failure
+    ("| Pallas | 512 | rejected: 21.8 MB scoped VMEM > 16 MB |", "scoped-vmem", 22858957, 16777216),
+    # code spans between "exceeds" and the bound
+    ("Double-buffered it needs `39.64 MiB`, which exceeds `TPU v6e`'s `30.72 MiB` scoped VMEM limit.",
+     "scoped-vmem", 41565553, 32212255),
+    # "超过500万" is more than five million elements, no count of threads; a clock's digits are no request
+    ("[12:00:00] 数组元素超过500万个时，Metal 断言：线程组大小(1024)超过了512的限制", "threads", 1024, 512),
+])
+def test_explain22(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # a CPU's inline assembly, in a CPU architecture's source tree
+    "arch/x86/lib/mul.c:61:3: error: inline assembly requires more registers than available\n"
+    "error: ran out of registers during register allocation\n"
+    "A bug in llvm's register allocator; building with another -mtune avoids it.",
+    # OpenCL's -5 from creating a context, from a memory fault, from arguments bound in the wrong order
+    "On node n8 `clCreateContext` fails with `CL_OUT_OF_RESOURCES (-5)` while CUDA works: a wedged node.",
+    "clEnqueueNDRangeKernel(\"assemble\") Status error code: CL_OUT_OF_RESOURCES (-5)\n"
+    "Every later call returns CL_NV_INVALID_MEM_ACCESS (-9999).",
+    "Adding the flag before the optional blocks produced CL_OUT_OF_RESOURCES (-5) on clEnqueueNDRangeKernel: a "
+    "parameter-binding mismatch with the GPU side.",
+    # a runtime's -5 that the writer traces to device memory
+    "Native API returns: -5 (PI_ERROR_OUT_OF_RESOURCES)\nThis error is caused by out of GPU memory; free the "
+    "previous model first.",
+    # CUDA's 701 for an argument buffer larger than the kernel declares
+    "cuLaunchKernel validates the buffer against the declared argument size: an oversized kernarg blob gives "
+    "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES.",
+    # a compiler that could not size a GPU copy (OpenACC), beside a vector loop on threadIdx.x
+    "50, #pragma acc loop vector(128) /* threadIdx.x */\n48, Accelerator restriction: size of the GPU copy of A is "
+    "unknown\nPGC-F-0704-Compilation aborted due to previous errors.",
+    # kernel arguments against the registers that pass them (a parameter limit)
+    "Invalid Kernel Argument Size: the size of a kernel argument exceeds the amount of registers available for "
+    "argument storage.",
+    # a CPU loop's spills, and a report of none
+    "The loop keeps ten arrays live and forces over 160 bytes of register spilling to the stack per pixel.",
+    "ptxas info: Used 64 registers, 0 bytes spill stores, 0 bytes spill loads\n- 0 spills: no register spills to "
+    "local memory.",
+])
+def test_explain22_look_alikes(text: str) -> None:
+    assert not _on_chip(text)
+
+
+def test_explain22_sycl_registers_per_work_group() -> None:
+    whole = ("what():  Exceeded the number of registers available on the hardware.\n"
+             "\tThe number registers per work-group cannot exceed 65536 for this kernel on this device.\n"
+             "\tThe kernel uses 96 registers per work-item for a total of 1024 work-items per work-group.")
+    cut = ("Exceeded the number of registers available on the hardware.\n"
+           "The kernel uses 80 registers per work-item for a total of 1024 work-items.")
+    for text, required, limit in ((whole, 98304, 65536), (cut, 81920, None)):
+        found = [(m.entry.id, m.required, m.limit) for m in match(text, KB) if m.entry.on_chip][:1]
+        assert found == [("intel/sycl-registers-per-work-group", required, limit)]
+
+
+def test_explain22_ptxas_hex_without_unit() -> None:
+    found = match("ptxas error: uses too much shared data (0xd800, 0xc000 max)", KB)
+    assert [(m.entry.id, m.required, m.limit) for m in found][:1] == [("ptxas/too-much-shared-data", 55296, 49152)]

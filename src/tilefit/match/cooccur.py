@@ -316,6 +316,8 @@ _NOT_COUNTS = re.compile(r"\bhttps?://\S+|,\s*line\s+\d+|\b[\w./-]+\.(?:py|pyx|c
 # A block's extents as a triple, "(32,32,128)", "[1, 1, 128]", "{256, 256, 256}" or "1x1x2048": two on the match's
 # line or the next, the request's first ("Block Dimensions (32,32,128) include one or more values that exceed the
 # device limit of (1024,1024,64)", "Requested (1, 1, 128), max is (1024, 1024, 64)").
+# (not inside a tuple: "(64,128)", "grid=(1,256,1)" are two counts)
+_THOUSANDS = re.compile(r"(?<![\w(\[=,.])\d{1,3}(?:,\d{3})+(?![\w.,])")
 _TRIPLE = re.compile(
     r"[\[({]\s*(\d{1,5})\s*,\s*(\d{1,5})\s*,\s*(\d{1,5})\s*[\])}]|(?<![\w.])(\d{1,5})x(\d{1,5})x(\d{1,5})(?![\w.])"
 )
@@ -497,6 +499,9 @@ def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | N
     # group size"), nor a line number of a logger's prefix: blanked, keeping positions
     near = reflow(text[max(0, start - r.count_reach): end + r.count_reach])
     window = _NOT_COUNTS.sub(lambda u: " " * len(u.group()), near)
+    # (a count with thousands separators is one count: "131,072 > 65,536" is not 072 over 65)
+    if "," in window:
+        window = _THOUSANDS.sub(lambda n: n.group().replace(",", ""), window)
     required: int | None = None
     limit: int | None = None
     # a register file stated in K ("the 64k limit on the number of registers"): the bound unless a count per thread
