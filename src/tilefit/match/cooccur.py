@@ -54,6 +54,8 @@ class Rules:
     count_resources: frozenset[str]
     count_reach: int
     counts: tuple[re.Pattern[str], ...]
+    # the one resource a count pattern reads, where it names what it counts (a work-group's size counts threads)
+    count_only: tuple[str | None, ...]
     device_reach: int
     device_counts: dict[str, re.Pattern[str]]
 
@@ -88,7 +90,8 @@ def rules() -> Rules:
         veto_near=tuple(re.compile(v, flags) for v in raw["veto_near"]),
         count_resources=frozenset(raw["count_resources"]),
         count_reach=int(raw["count_reach"]),
-        counts=tuple(re.compile(c, flags) for c in raw["counts"]),
+        counts=tuple(re.compile(c if isinstance(c, str) else c["pattern"], flags) for c in raw["counts"]),
+        count_only=tuple(None if isinstance(c, str) else str(c["only"]) for c in raw["counts"]),
         device_reach=int(raw["device_reach"]),
         device_counts={k: re.compile(v, flags) for k, v in raw["device_counts"].items()},
         vocabulary=tuple(
@@ -507,7 +510,9 @@ def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | N
     # a register file stated in K ("the 64k limit on the number of registers"): the bound unless a count per thread
     # was asked for, which pairs with a bound per thread ("84 registers per work-item ... maximum of 64")
     file: int | None = None
-    for pattern in r.counts:
+    for pattern, only in zip(r.counts, r.count_only, strict=True):
+        if only is not None and only != resource:
+            continue
         m = pattern.search(window)
         if m is None:
             continue
