@@ -551,6 +551,69 @@ BATCHES = [
         "https://forums.developer.nvidia.com/t/registers-number/30313",
         "https://stackoverflow.com/questions/17553417/cuda-registers-per-thread",
     }), max_lookalike_share=0.9),
+    # From fresh-122 on, most records are text quoted in files of public repositories (notes, comments, READMEs,
+    # notebooks, committed logs), found with the code index; "code-index:<id>" names the indexed file.
+    # Triton's errors quoted in repository files (blind 18/20 on afbec0a)
+    Batch(122, 20, 19 / 20, frozenset({
+        # FlagTree's XPU backend wraps any pass failure as "out of resource: uni_sram Required: 0, Hardware limit: 0";
+        # this file says so, FlagTree#1126 (fresh-106) shows the same words as a real shortage
+        "code-index:71165312999",
+    }), max_lookalike_share=0.45),
+    # CUDA launch and compile errors in repository files (blind 25/25 on 9c4ec5e)
+    Batch(123, 25, 25 / 25),
+    # AMD, Intel, OpenCL and graphics APIs in repository files (blind 26/29 on afbec0a)
+    Batch(124, 29, 28 / 29, frozenset({
+        # a VGPR report with spills; "exceeds the 256 VGPR ceiling" comes 900 characters below it
+        "code-index:55809373520",
+    })),
+    # JAX, Pallas, XLA and TPU in repository files (blind 25/27 on afbec0a)
+    Batch(125, 27, 27 / 27),
+    # look-alikes quoted in repository files (blind 21/22 on afbec0a)
+    Batch(126, 22, 22 / 22, max_lookalike_share=0.85),
+    # non-English text in repository files (blind 21/22 on d985aa2)
+    Batch(127, 22, 21 / 22, frozenset({
+        # French: a container's "limite de shared memory fixée à 64 Mo", with no Docker or /dev/shm word
+        "code-index:31969581576",
+    })),
+    # notebook outputs and committed logs (blind 27/27 on b657690)
+    Batch(128, 27, 27 / 27),
+    # prose in repository files, 26 of 28 records prose (blind 17/28 on d0cbc9f)
+    Batch(129, 28, 23 / 28, frozenset({
+        # "requests the whole 64 KB gfx942 LDS budget": the budget read as the request
+        "code-index:59242240409",
+        # "inside the 128-GRF budget; G=6 needs ~208 and spills": no register word but GRF
+        "code-index:70262342272",
+        # "the compiler reports using 192.00 MiB of 127.94 MiB" of VMEM, with no failure word
+        "code-index:70835925012",
+        # a docstring's "64 spills at BLOCK_M=128" with no register word
+        "code-index:70650660861",
+        # firmware's register spills, where "flash is at the ceiling" reads as a GPU word (FlashAttention)
+        "code-index:69600486234",
+    })),
+    # docs, pages and repository files quoting errors (blind 19/24 on 6c7a46b)
+    Batch(130, 24, 22 / 24, frozenset({
+        # a driver commit: "the work-group size must not exceed 512" beside SLM, read as shared memory
+        "https://source.kevin125.com/Media/compute-runtime/commits/commit/caecbb12f0d0c4f6a193b759d67c6afeb4877b90/"
+        "shared/source/helpers/gfx_core_helper.h",
+        # ptxas' "too much local data" over a fix that caps registers: labelled off chip, read as registers
+        "code-index:58604115241",
+    })),
+    # 2026 issue threads of smaller projects (blind 13/13 on 1b72a14)
+    Batch(132, 13, 13 / 13, max_lookalike_share=0.5),
+    # look-alikes in GPU contexts, repository files (blind 20/21 on 6543397)
+    Batch(133, 21, 20 / 21, frozenset({
+        # a ptxas report that fits: "3200 B smem -- matches the design budget"
+        "code-index:53817341862",
+    }), max_lookalike_share=0.95),
+    # GPU code outside Python: Rust, Julia, SYCL, graphics (blind 19/26 on a6019da)
+    Batch(134, 26, 24 / 26, frozenset({
+        # the static ceiling only as "`0xc000` = 48 KiB" in a table
+        "code-index:66299145896",
+        # two bounds, the 48 KB default and the ~99 KB opt-in; labelled the opt-in
+        "code-index:52883299448",
+    })),
+    # scientific and HPC codes, repository files (blind 24/27 on 8cfb03a)
+    Batch(135, 27, 27 / 27),
 ]
 
 
@@ -568,7 +631,7 @@ def test_batch_is_blind_fresh_and_labelled(batch: Batch) -> None:
     }
     assert len(records) >= batch.min_records and not {r["url"] for r in records} & others
     assert all(r["split"] == "blind" and r["batch"] == f"fresh-{batch.number}"
-               and r["url"].startswith(("https://", "http://")) for r in records)
+               and r["url"].startswith(("https://", "http://", "code-index:")) for r in records)
     assert 0.2 <= sum(r["resource"] == "off-chip" for r in records) / len(records) <= batch.max_lookalike_share
 
 
