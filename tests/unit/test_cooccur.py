@@ -1658,3 +1658,26 @@ def test_explain22_sycl_registers_per_work_group() -> None:
 def test_explain22_ptxas_hex_without_unit() -> None:
     found = match("ptxas error: uses too much shared data (0xd800, 0xc000 max)", KB)
     assert [(m.entry.id, m.required, m.limit) for m in found][:1] == [("ptxas/too-much-shared-data", 55296, 49152)]
+
+
+# explain22: fresh-136 to 139 (prose in repository files, kernel comments, long logs, non-English pages)
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # a register file's cap named by what ran into it (AMD's VGPRs)
+    ("On gfx1201 the 4-row kernel exceeds 256 VGPRs and spilled: 160 -> 277 us.", "registers", None, 256),
+    ("The gate/up kernel allocated all 256 VGPRs and spilled 52 bytes to scratch.", "registers", None, 256),
+    # a tensor memory's columns all taken, not the "max" of another setting beside it
+    ("A single M=64, N=256 fp32 accumulator takes all 512 TMEM columns; max safe k_depth = 32.", "tensor-memory",
+     None, 512),
+    # what a GPU "gives a block"
+    ("128 rows is out: its tile wants 52 KB where sm_75 gives a block 48 KB of static shared memory, and ptxas "
+     "fails.", "shared-memory", 53248, 49152),
+    # CUDA's dim3 is a GPU word (a Japanese comment: not enough registers for 1024 threads)
+    ("dim3 block(32, 16, 1);  // 1024スレッド作るにはレジスタが足りない模様", "registers", None, None),
+])
+def test_explain22_notes(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+def test_explain22_microcontroller_registers() -> None:
+    assert not _on_chip("Some kernels were too large for the ESP32 register file. The resulting register spills "
+                        "caused extra stack-memory traffic.")
