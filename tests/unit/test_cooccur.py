@@ -1671,6 +1671,9 @@ def test_explain22_ptxas_hex_without_unit() -> None:
     # what a GPU "gives a block"
     ("128 rows is out: its tile wants 52 KB where sm_75 gives a block 48 KB of static shared memory, and ptxas "
      "fails.", "shared-memory", 53248, 49152),
+    # "caps LDS at 64 KB" states the bound
+    ("Triton's default 2-stage pipeline runs out of shared memory on gfx942, which caps LDS at 64 KB.",
+     "shared-memory", None, 65536),
     # CUDA's dim3 is a GPU word (a Japanese comment: not enough registers for 1024 threads)
     ("dim3 block(32, 16, 1);  // 1024スレッド作るにはレジスタが足りない模様", "registers", None, None),
 ])
