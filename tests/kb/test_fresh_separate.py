@@ -614,6 +614,30 @@ BATCHES = [
     })),
     # scientific and HPC codes, repository files (blind 24/27 on 8cfb03a)
     Batch(135, 27, 27 / 27),
+    # prose in repository files, second batch, 26 of 27 prose (blind 16/27 on c6a2b4e)
+    Batch(136, 27, 23 / 27, frozenset({
+        # "at most 64 KiB LDS per workgroup" in a bullet list well above "they require 128 KiB LDS"
+        "code-index:58308627160",
+        # "This exceeds the 32 KB threadgroup memory limit" near "accept the bank conflict" (a kernel-bug word)
+        "code-index:57888635151",
+        # "the live tiles are ~17.4 MiB" under "Scoped VMEM defaults to 16 MiB": an exact E1001 name reads no prose
+        "code-index:61927032183",
+        # Chinese notes: "估算 >=320 reg/thread", "1900 vs 255 cap" among tile arithmetic
+        "code-index:55049817259",
+    })),
+    # long committed output: autotuners, sweeps, multi-rank and CI logs (blind 20/20 on c6a2b4e)
+    Batch(137, 20, 20 / 20, max_lookalike_share=0.5),
+    # comments and docstrings inside kernel sources (blind 24/26 on c6a2b4e)
+    Batch(138, 26, 25 / 26, frozenset({
+        # a comment's 'Triton's limit on the C550 is 512 threads per block ("Hardware limit: 512")' with no Triton
+        # message of threads
+        "code-index:67455712873",
+    })),
+    # pages and files with non-English text around the error (blind 16/18 on c6a2b4e)
+    Batch(139, 18, 17 / 18, frozenset({
+        # a table of requirements per BLOCK_M over the message with "Required: <N>" as a placeholder
+        "code-index:60784732688",
+    })),
 ]
 
 
