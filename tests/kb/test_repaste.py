@@ -38,8 +38,10 @@ RECOGNISED: list[dict[str, Any]] = [r for r in REPASTE.records() if recognised(r
 # What each form may still lose: native-sparse-attention#26 is a traceback cut at "rai" at the very end of the log
 # (read only as the log's last characters); the wrapped ones break a message inside its numbers' sentence; under a
 # logger's prefix or in a JSON record, tinygrad#3658's title "limit kernel optimization threadgroup size" is read as
-# threads by the prefix's or the record's ERROR.
-CEILING = {"json-field": 1, "python-repr": 1, "chinese-context": 1, "wrapped-80": 1, "json-error": 1}
+# threads by the prefix's or the record's ERROR. Wrapped at 80 columns, a message quoted in a code comment (fresh-139's
+# "#   RuntimeError: out of resource: shared memory, Required: 81920, Hardware limit:") leaves a line without the
+# comment's marker between two with it, and the marker of the next line stays: its numbers are no longer one line.
+CEILING = {"json-field": 1, "python-repr": 1, "chinese-context": 1, "wrapped-80": 2, "json-error": 1}
 
 
 def test_the_corpus_is_large_enough_to_mean_something() -> None:
