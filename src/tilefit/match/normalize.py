@@ -40,6 +40,7 @@ _ESCAPED = re.compile(r'\\(?:r\\n|[nrt"\']|u[0-9a-fA-F]{4})')
 # A message split into string literals that the compiler joins (Python's and C's adjacent literals): '"... with size "'
 # over '"36.25M and limit 32.00M ..."' is one message, joined as the compiler joins it.
 _CONCATENATED = re.compile(r"""(["'])[ ]*\n[ ]*[fFrRbBuU]{0,2}\1""")
+_LITERAL_START = re.compile(r"""\n[fFrRbBuU]{0,2}["']""")
 _UNESCAPE = {"\\r\\n": "\n", "\\n": "\n", "\\r": "\n", "\\t": " ", '\\"': '"', "\\'": "'"}
 # One element of a logger's line prefix; a prefix is one or more of them at the start of a line (`match.window`
 # extends this grammar to tell copies of one line apart from their prefixes). Not glog's header
@@ -144,7 +145,9 @@ def normalized(pieces: Iterable[str]) -> Iterator[str]:
 
 def _joined(piece: str) -> str:
     """Adjacent string literals joined (_CONCATENATED), once each line has lost its copy's prefix."""
-    if "\n" in piece and ('"' in piece or "'" in piece) and _CONCATENATED.search(piece):
+    # (the next literal's line starts at its quote once indentation and prefixes are gone, and log lines seldom do:
+    # C-level finds rule out most pieces)
+    if _LITERAL_START.search(piece) and _CONCATENATED.search(piece):
         return _CONCATENATED.sub("", piece)
     return piece
 
