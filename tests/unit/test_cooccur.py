@@ -1684,3 +1684,13 @@ def test_explain22_notes(text: str, resource: str, required: int | None, limit: 
 def test_explain22_microcontroller_registers() -> None:
     assert not _on_chip("Some kernels were too large for the ESP32 register file. The resulting register spills "
                         "caused extra stack-memory traffic.")
+
+
+# explain23: what fresh-140 to 147 taught, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # XLA's shared-memory check cut after the request (a width-limited table cell)
+    ("| run7 | failed | XlaRuntimeError: RESOURCE_EXHAUSTED: Shared memory size limit exceeded: requested 98304, "
+     "availab; width-limited (50 cols) |", "shared-memory", 98304, None),
+])
+def test_explain23(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
