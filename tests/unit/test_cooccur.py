@@ -1691,6 +1691,91 @@ def test_explain22_microcontroller_registers() -> None:
     # XLA's shared-memory check cut after the request (a width-limited table cell)
     ("| run7 | failed | XlaRuntimeError: RESOURCE_EXHAUSTED: Shared memory size limit exceeded: requested 98304, "
      "availab; width-limited (50 cols) |", "shared-memory", 98304, None),
+    # Triton's own format with registers as the resource, as Triton-based tools quote it
+    ("assert classify('out of resource: registers, Required: 384, Hardware limit: 255') == RESOURCE_LIMIT",
+     "registers", 384, 255),
+    # Metal's message with its middle elided
+    ("The 64 KB staging build cannot create a pipeline on the M2 (\"Threadgroup memory size (65536) exceeds ... "
+     "32768\").", "shared-memory", 65536, 32768),
+    # a block's thread bound as a rate, before a warp count that comes after it
+    ("On wave64 devices 32 warps exceed 1024 threads/block and fail at launch; the count is capped to 16 (1024/64).",
+     "threads", None, 1024),
+    # a summary names the overflow, the sizes are stated paragraphs down in other words
+    ("The kernel crashes at launch with cudaErrorInvalidValue (SMEM overflow) at head_dim=256 on RTX 3090.\n\n"
+     "Details of the config follow. The SM80 branch used one hardcoded forward config for every head dimension, "
+     "unlike SM90, which picks its tile size by head dimension; the causal path and the bf16 path share it, and the "
+     "split-KV path inherits it through the same helper, so all of them launch the same block shape whatever the "
+     "head dimension asks of the card, and none of them checks the card before the launch.\n\n- The tile needs `2*(128*256) + 2*64*512 = 131072` bytes of static shared "
+     "memory, but sm_86 is capped at 101376 B.", "shared-memory", 131072, 101376),
+    # LDS that "goes beyond" the hardware's limit
+    ("* root cause: the backward kernel is not supported for hdim > 256 because its use of LDS goes beyond the "
+     "hardware limitations.\n* also reorders the math to avoid VGPR spills.", "shared-memory", None, None),
+    # Chinese labels before sizes with units: the requirement, then the limit
+    ("**问题**: STAGES=3, 512 threads 的 kernel 共享内存超限\n```\n需求: 81,920 bytes (80 KB)\n"
+     "限制: 65,536 bytes (64 KB)\n```",
+     "shared-memory", 81920, 65536),
+    # a bound named after its size in Chinese ("the 48KB cap")
+    ("TILE_N 如果用 128，kernel 的共享内存不够（48KB 上限）。", "shared-memory", None, 49152),
+    # shares of a profile are no counts; "255 regs (cap)" is the register bound
+    ("Profiling: dKV 53% (MFU 6%) > dQ 27% (MFU 12%) > fwd 18%. Register spill: dKV kernel has 302 spills at 255 "
+     "regs (cap), 163KB smem.", "registers", None, 255),
+    # a size weighed "against" a bound per SM, after a verb of the device's that names no size
+    ("The generated kernel requests more dynamic shared memory than the device allows (e.g. 196608 B against a "
+     "101376 B/SM hardware limit); it fails at launch.", "shared-memory", 196608, 101376),
+    # a must-be bound alone, a comment echoing Metal's check
+    ("var threadSize: MTLSize {  // must be <= 1024. (device threadgroup size limit)", "threads", None, 1024),
+    # "超限" (over the limit) is a failure word
+    ("BT=128 时 kernel 的共享内存超限，编译失败。", "shared-memory", None, None),
 ])
 def test_explain23(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # an illegal instruction (CUDA's 715) in a tiled launch: a fault, not a block over its bound
+    "wp.launch_tiled(kernel, dim=1, block_dim=16)  # FAILS: 16 threads for 9 elements\n"
+    "Warp CUDA error 715: an illegal instruction was encountered",
+    # a CPU's inline assembly: the x86-64 target named, and the Linux kernel's arch/x86 tree
+    "While building the Linux kernel's arch/x86/crypto/poly1305.c with -O2 (x86-64), clang fails:\n"
+    "error: inline assembly requires more registers than available",
+    # a thread's local memory (device memory) over ptxas' cap, filed under register pressure
+    "### Build fails with register pressure\n```\nptxas error   : Entry function '_Z4stepPf' uses too much local "
+    "data (0x90000 bytes, 0x80000 max)\n```",
+    # the OS's shared memory in CubeCL's words
+    "if (size > 8192) log_fatal(\"too much shared memory requested; only 8k are allowed\");\n"
+    "id = shmget(IPC_PRIVATE, size, IPC_CREAT | 0600);",
+    # nvcc's rule against initialising a __shared__ array, quoted in notes beside its size
+    "// 32x32 tiles: As and Bs take 8192 bytes of shared memory (ptxas: 30 registers, 8192 bytes smem)\n"
+    "// __shared__ float As[32][32] = {};  is rejected by the compiler:\n"
+    "//   error: dynamic initialization is not supported for __shared__ variables",
+    # OpenCL's -54 for a global size the work-group does not divide
+    "clEnqueueNDRangeKernel returns CL_INVALID_WORK_GROUP_SIZE: the global size 1000 is not evenly divisible by the "
+    "local size 64 on this GPU.",
+    # CUDA IPC (Triton Inference Server's shared-memory regions), wrapped between "memory" and "region"
+    "error: Unable to init infer data manager: failed to register CUDA shared memory\nregion 'output_0': failed to "
+    "open CUDA IPC handle: invalid argument",
+    # a service mesh's Listener Discovery Service
+    "warn Envoy proxy is NOT ready: config received from XDS server, but was rejected: lds updates: 0 successful, "
+    "12 rejected",
+])
+def test_explain23_look_alikes(text: str) -> None:
+    assert not _on_chip(text)
+
+
+def test_explain23_tiny_sizes_are_no_shared_memory_bounds() -> None:
+    # a field's padding is no request; the sizes of the table are
+    text = ("fix: keep HEAD_DIM 256 within 64 KiB smem on SM75. Each placeholder occupies 16 B after alignas(16), "
+            "so the shared storage struct pushes past 65536 B and cudaFuncSetAttribute is rejected with "
+            "cudaErrorInvalidValue.")
+    assert all(m.required != 16 for m in match(text, KB) if m.entry.on_chip)
+    # a device that reports no shared memory at all states both sizes small
+    assert _first_on_chip("cudaLaunchKernel failed on the GPU: Requested 1152 bytes of shared memory, but max is "
+                          "0 bytes.") == [("shared-memory", 1152, 0)]
+
+
+def test_explain23_wrapped_ptxas_diagnostic() -> None:
+    # ptxas' line with its code is no property dump: a wrap that carries its words to the next line keeps it whole
+    text = ("ptxas info    : (C7511) Potential Performance Loss: wgmma.mma_async instructions\n"
+            "are serialized due to insufficient register resources for the wgmma pipeline in\n"
+            "the function '_ZN7cutlass13device_kernelIEEvNT_6ParamsE'")
+    assert [m.entry.id for m in match(text, KB) if m.entry.on_chip][:1] == ["ptxas/wgmma-serialized-registers"]

@@ -214,10 +214,13 @@ def _option(text: str, start: int) -> bool:
 
 
 # Words that make a "Key: value" line a failure of its own ("Too many registers needed: 98304 (SM register file
-# capacity: 65536)", "Failed to set smem for main_kernel on device 0: 1", "... cannot exceed 64, but got bdz=128").
+# capacity: 65536)", "Failed to set smem for main_kernel on device 0: 1", "... cannot exceed 64, but got bdz=128"); a
+# ptxas diagnostic by its code, whose words a wrap may carry to the next line ("ptxas info : (C7511) Potential
+# Performance Loss: wgmma.mma_async instructions" over "are serialized due to insufficient register resources").
 _LINE_FAILURE = re.compile(
     r"\b(?:exceed\w*|too\s+(?:much|many|large|big)|out\s+of|insufficient|not\s+enough|fail\w*|errors?|cannot|"
-    r"can.t|unable|invalid|abort\w*|assert\w*|spill\w*|overflow\w*|(?:larger|bigger|more|greater)\s+than)\b|[<>]",
+    r"can.t|unable|invalid|abort\w*|assert\w*|spill\w*|overflow\w*|(?:larger|bigger|more|greater)\s+than|"
+    r"performance\s+loss)\b|[<>]|\(C\d{4}\)",
     re.IGNORECASE,
 )
 

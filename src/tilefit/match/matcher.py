@@ -59,6 +59,12 @@ class ProseBudget:
 _MAX_SHARED_LIMIT = 1 << 20
 
 
+# The shared memory of a block as prose states it: sizes below this are parts of a size (a field's padding, a launch's
+# overhead), never what a kernel asks for or what a GPU gives a block (16 KiB at the least).
+_BLOCK_SHARED = ("shared-memory", "static-shared-memory")
+_MIN_SHARED = 4096
+
+
 def _plausible(m: Match) -> bool:
     """False for a match whose stated limit no block has: a threads limit ("exceeds maximum number of threads
     (65535)"), or a shared-memory limit of a mebibyte or more that is not a compiler's exact words."""
@@ -489,10 +495,20 @@ def _stated(text: str, resource: str, start: int, end: int) -> tuple[int | None,
     from tilefit.match.cooccur import counts_near
     from tilefit.match.prose import numbers_near, prose_rules
 
-    def near(at: int) -> tuple[int | None, int | None]:
+    def near(at: int, to: int | None = None) -> tuple[int | None, int | None]:
+        to = at + end - start if to is None else to
+        if resource in _BLOCK_SHARED:
+            # no block asks for, and no GPU gives a block, a few hundred bytes: "each placeholder occupies 16 B", "~1KB
+            # of launch overhead" are parts of a size, not the request or the bound; both small is a device that
+            # reports none ("Requested 1152 bytes of shared memory, but max is 0 bytes")
+            required, limit = numbers_near(text, at, to, resource)
+            if required is not None and limit is not None and max(required, limit) < _MIN_SHARED:
+                return required, limit
+            return (required if required is None or required >= _MIN_SHARED else None,
+                    limit if limit is None or limit >= _MIN_SHARED else None)
         if resource in prose_rules().resources:
-            return numbers_near(text, at, at + end - start, resource)
-        return counts_near(text, resource, at, at + end - start)
+            return numbers_near(text, at, to, resource)
+        return counts_near(text, resource, at, to)
 
     required, limit = near(start)
     words, after, at = text[start:end].lower(), "", 0
@@ -506,7 +522,28 @@ def _stated(text: str, resource: str, start: int, end: int) -> tuple[int | None,
         more_required, more_limit = near(start + at)
         if (more_required is not None) + (more_limit is not None) > (required is not None) + (limit is not None):
             required, limit = more_required, more_limit
+    if required is None and limit is None:
+        # the words differ where the sizes are stated: a summary's "(SMEM overflow)" over "this needs ... = 131072`
+        # bytes of static SMEM ... capped at 101376 B" two paragraphs down. Later phrases naming the same resource are
+        # read then, a few, only where the first stated neither size.
+        for at, to in _phrases(text, resource, end, min(len(text), start + _PHRASE_REACH)):
+            more_required, more_limit = near(at, to)
+            if more_required is not None or more_limit is not None:
+                return more_required, more_limit
     return required, limit
+
+
+def _phrases(text: str, resource: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Where the general layer's phrases of `resource` stand in text[start:end], the first few."""
+    from tilefit.match.cooccur import rules
+
+    found: list[tuple[int, int]] = []
+    for v in rules().vocabulary:
+        for phrase in (v.strong, v.weak) if v.resource == resource else ():
+            if phrase is not None:
+                hits = phrase.finditer(text, start, end)
+                found += [m.span() for _, m in zip(range(_PHRASE_COPIES), hits, strict=False)]
+    return sorted(found)[:_PHRASE_COPIES]
 
 
 def inferred(text: str, kb: KnowledgeBase, offset: int = 0) -> list[Match]:
