@@ -1705,7 +1705,8 @@ def test_explain22_microcontroller_registers() -> None:
      "Details of the config follow. The SM80 branch used one hardcoded forward config for every head dimension, "
      "unlike SM90, which picks its tile size by head dimension; the causal path and the bf16 path share it, and the "
      "split-KV path inherits it through the same helper, so all of them launch the same block shape whatever the "
-     "head dimension asks of the card, and none of them checks the card before the launch.\n\n- The tile needs `2*(128*256) + 2*64*512 = 131072` bytes of static shared "
+     "head dimension asks of the card, and none of them checks the card before the launch.\n\n"
+     "- The tile needs `2*(128*256) + 2*64*512 = 131072` bytes of static shared "
      "memory, but sm_86 is capped at 101376 B.", "shared-memory", 131072, 101376),
     # LDS that "goes beyond" the hardware's limit
     ("* root cause: the backward kernel is not supported for hdim > 256 because its use of LDS goes beyond the "
