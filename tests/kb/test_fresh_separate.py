@@ -638,7 +638,7 @@ BATCHES = [
         # a table of requirements per BLOCK_M over the message with "Required: <N>" as a placeholder
         "code-index:60784732688",
     })),
-    # explain23: fresh-140 to 157, from issue threads, files of the code index and commit messages read with git
+    # explain23: fresh-140 to 157 (and later), from issue threads, files of the code index and commit messages read with git
     # (records whose long lines the corpus already held were dropped); each measured blind on the src of 73d8993
     # (06badc7 and fresh-144's one fix), committed before anything was learnt from it.
     # inference engines' failures in threads and files (blind 13/16 on eab9e40)
@@ -764,6 +764,15 @@ BATCHES = [
         "https://github.com/tile-ai/tilelang/commit/79dd3a97520a8836f5c4a895dc886320c3588cf8",
         # "overflowed VMEM at head_dim=256 (Used 65.71M of 63.94M)": XLA's numbers without its memory's name
         "https://github.com/vllm-project/tpu-inference/commit/abce84c4aabd63e3ea55577d3cdd92f065ca7de0",
+    })),
+    # outputs people committed: agent-run transcripts, eval results, run logs (blind 13/15 on dc476bc)
+    Batch(155, 15, 13 / 15, frozenset({
+        # a terminal's hard wrap at 160 columns inside a word: "Required: 147456, Hardware lim" over "it: 101376"
+        "https://github.com/lilian-muyaoli/kernelbench-harbor/blob/6b82a1c977ee4cc96ddb617976140f2715ce3898/results/"
+        "jobs/Gemini-3.5-flash/sample2/multi_lora_qgemm__llama3_8b_r16/trajectory.json",
+        # a bare "invalid configuration argument" labelled threads from the kernel committed beside it (4095 threads)
+        "https://github.com/technoabsurdist/KernelBench/blob/9202a5c5786ab959fcaa3b4ce0356348bb87c86a/runs/"
+        "qwencoder_level1_run/eval_results.json",
     })),
     # look-alikes in kernel code and docs, 15 of 16 (blind 8/16 on 3eeaf65): design notes, device limits and test
     # fixtures that state sizes without a failure
