@@ -638,7 +638,7 @@ BATCHES = [
         # a table of requirements per BLOCK_M over the message with "Required: <N>" as a placeholder
         "code-index:60784732688",
     })),
-    # explain23: fresh-140 to 157 (and later), from issue threads, files of the code index and commit messages read with git
+    # explain23: fresh-140 to 160, from issue threads, files of the code index and commit messages read with git
     # (records whose long lines the corpus already held were dropped); each measured blind on the src of 73d8993
     # (06badc7 and fresh-144's one fix), committed before anything was learnt from it.
     # inference engines' failures in threads and files (blind 13/16 on eab9e40)
