@@ -808,6 +808,11 @@ BATCHES = [
         "https://github.com/us4useu/arrus/pull/359",
         "https://github.com/ggml-org/llama.cpp/pull/18815",
     })),
+    # issue threads outside LLM serving: NeRF, speech, 3D (blind 4/5 on dc476bc; the rest were in the corpus)
+    Batch(160, 5, 4 / 5, frozenset({
+        # a paraphrase of tiny-cuda-nn's advice ("lower n_neurons or switch to CutlassMLP") read by its writer as VRAM
+        "https://github.com/NVlabs/instant-ngp/issues/680",
+    })),
 ]
 
 
