@@ -808,6 +808,19 @@ BATCHES = [
         "https://github.com/us4useu/arrus/pull/359",
         "https://github.com/ggml-org/llama.cpp/pull/18815",
     })),
+    # commit messages of other GPU projects: FBGEMM, ROCm Triton, CCCL, NCCL, Intel's XPU Triton (blind 14/19 on
+    # dc476bc)
+    Batch(159, 19, 15 / 19, frozenset({
+        # "The block size is forced to be 64x64 due to the 64 KiB LDS": a constraint named, no failure word
+        "https://github.com/ROCm/triton/commit/f1063bb33c3735f258324ce37b3054f5541ac81c",
+        # CUDA's 701 from a dynamic shared-memory attribute another launch lowered: the writer's cause is shared memory
+        "https://github.com/NVIDIA/cccl/commit/7eb0586d0ea908f4146c7a9a0b87b9e7fcb4cf9b",
+        # "workstation Blackwell has only 53 KB shared memory; unroll=8 overflows" in a list of port changes
+        "https://github.com/NVIDIA/nccl/commit/081eafafc98385c45e38d5f5a35b3175735a5847",
+        # Intel's per-thread scratch space, labelled off chip (device memory); the knowledge base's entry counts it
+        # with the registers whose spills fill it
+        "https://github.com/intel/intel-xpu-backend-for-triton/commit/b1e7cb9892ec15ba8f3f67be8e8e32fa7a363b86",
+    })),
     # issue threads outside LLM serving: NeRF, speech, 3D (blind 4/5 on dc476bc; the rest were in the corpus)
     Batch(160, 5, 4 / 5, frozenset({
         # a paraphrase of tiny-cuda-nn's advice ("lower n_neurons or switch to CutlassMLP") read by its writer as VRAM
