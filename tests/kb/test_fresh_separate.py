@@ -808,6 +808,8 @@ BATCHES = [
         "https://github.com/us4useu/arrus/pull/359",
         "https://github.com/ggml-org/llama.cpp/pull/18815",
     })),
+    # troubleshooting and FAQ sections of GPU projects' docs (blind 13/16 on dc476bc)
+    Batch(158, 16, 16 / 16),
     # commit messages of other GPU projects: FBGEMM, ROCm Triton, CCCL, NCCL, Intel's XPU Triton (blind 14/19 on
     # dc476bc)
     Batch(159, 19, 14 / 19, frozenset({

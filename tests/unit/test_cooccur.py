@@ -1755,6 +1755,9 @@ def test_explain23(text: str, resource: str, required: int | None, limit: int | 
     # CUDA IPC (Triton Inference Server's shared-memory regions), wrapped between "memory" and "region"
     "error: Unable to init infer data manager: failed to register CUDA shared memory\nregion 'output_0': failed to "
     "open CUDA IPC handle: invalid argument",
+    # CUDA's 701 from an argument buffer the driver over-reports against the kernel's own parameter size
+    "Launch each kernel with the kernel's own EIATTR_CBANK_PARAM_SIZE, not the driver's argument-buffer size, which is "
+    "8 bytes too large and makes cuLaunchKernel fail with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES.",
     # a service mesh's Listener Discovery Service
     "warn Envoy proxy is NOT ready: config received from XDS server, but was rejected: lds updates: 0 successful, "
     "12 rejected",
@@ -1780,3 +1783,12 @@ def test_explain23_wrapped_ptxas_diagnostic() -> None:
             "are serialized due to insufficient register resources for the wgmma pipeline in\n"
             "the function '_ZN7cutlass13device_kernelIEEvNT_6ParamsE'")
     assert [m.entry.id for m in match(text, KB) if m.entry.on_chip][:1] == ["ptxas/wgmma-serialized-registers"]
+
+
+def test_explain23_launch_lines_of_their_own() -> None:
+    # ptxas' hex pair without "uses", as a results list quotes it after a config
+    text = "V3 batch 64 nThreads 128 -- too much shared data (0x20000 bytes, 0xc000 max)\nV3* batch 16 -- 0.1 ms"
+    assert _first_on_chip(text) == [("static-shared-memory", 131072, 49152)]
+    # TVM's launch error with the extents on the next line: the block over CUDA's 1024 threads
+    text = "TVMError: CUDALaunch Error: CUDA_ERROR_INVALID_VALUE\n grid=(512,1,1),  block=(1536,1,1)"
+    assert _first_on_chip(text) == [("threads", 1536, 1024)]
