@@ -826,6 +826,15 @@ BATCHES = [
         # with the registers whose spills fill it
         "https://github.com/intel/intel-xpu-backend-for-triton/commit/b1e7cb9892ec15ba8f3f67be8e8e32fa7a363b86",
     })),
+    # commit messages of RAPIDS, ROCm, Warp, TVM, MLX, JAX, CuPy and others (blind 15/19 on dc476bc)
+    Batch(161, 19, 16 / 19, frozenset({
+        # Warp's documentation of its tile budget: "101,120 B request" far below a launch failure named as 701
+        "https://github.com/NVIDIA/warp/commit/019742a0d2f7a5775966786845ba1c7711f9e18f",
+        # "allocations over 48 KB require to explicitly set size using hipFuncSetAttribute()": the bound after "over"
+        "https://github.com/ROCm/HIP/commit/5b739b0373993de78118135fd4b9618c22fd092c",
+        # CUDA local memory (device memory) reserved per resident thread: read as threads
+        "https://github.com/numba/numba/commit/b99cd6751b38fd8aae98ebb71a8a4c778a3df857",
+    })),
     # issue threads outside LLM serving: NeRF, speech, 3D (blind 4/5 on dc476bc; the rest were in the corpus)
     Batch(160, 5, 4 / 5, frozenset({
         # a paraphrase of tiny-cuda-nn's advice ("lower n_neurons or switch to CutlassMLP") read by its writer as VRAM

@@ -1725,6 +1725,9 @@ def test_explain22_microcontroller_registers() -> None:
      "101376 B/SM hardware limit); it fails at launch.", "shared-memory", 196608, 101376),
     # a must-be bound alone, a comment echoing Metal's check
     ("var threadSize: MTLSize {  // must be <= 1024. (device threadgroup size limit)", "threads", None, 1024),
+    # "costing" a size, then "— over" the bound a GPU gives ("over RDNA's 64 KB per-workgroup budget")
+    ("Staging full-width tiles in shared memory costs ~80 KB of LDS at D=256 — over RDNA's 64 KB per-workgroup "
+     "budget, so the launch fails.", "shared-memory", 81920, 65536),
     # "超限" (over the limit) is a failure word
     ("BT=128 时 kernel 的共享内存超限，编译失败。", "shared-memory", None, None),
 ])
@@ -1792,3 +1795,5 @@ def test_explain23_launch_lines_of_their_own() -> None:
     # TVM's launch error with the extents on the next line: the block over CUDA's 1024 threads
     text = "TVMError: CUDALaunch Error: CUDA_ERROR_INVALID_VALUE\n grid=(512,1,1),  block=(1536,1,1)"
     assert _first_on_chip(text) == [("threads", 1536, 1024)]
+    # the same with a grid whose z is over 65535: the grid's limit, not a block's
+    assert not _on_chip("TVMError: CUDALaunch Error: CUDA_ERROR_INVALID_VALUE\n grid=(8,1,150000),  block=(4,4,1)")
