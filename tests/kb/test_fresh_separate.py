@@ -638,7 +638,7 @@ BATCHES = [
         # a table of requirements per BLOCK_M over the message with "Required: <N>" as a placeholder
         "code-index:60784732688",
     })),
-    # explain23: fresh-140 to 160, from issue threads, files of the code index and commit messages read with git
+    # explain23: fresh-140 to 162, from issue threads, files of the code index and commit messages read with git
     # (records whose long lines the corpus already held were dropped); each measured blind on the src of 73d8993
     # (06badc7 and fresh-144's one fix), committed before anything was learnt from it.
     # inference engines' failures in threads and files (blind 13/16 on eab9e40)
@@ -835,6 +835,8 @@ BATCHES = [
         # CUDA local memory (device memory) reserved per resident thread: read as threads
         "https://github.com/numba/numba/commit/b99cd6751b38fd8aae98ebb71a8a4c778a3df857",
     })),
+    # error output committed in GPU benchmark repositories: KernelBench runs and reports (blind 13/13 on dc476bc)
+    Batch(162, 13, 13 / 13),
     # issue threads outside LLM serving: NeRF, speech, 3D (blind 4/5 on dc476bc; the rest were in the corpus)
     Batch(160, 5, 4 / 5, frozenset({
         # a paraphrase of tiny-cuda-nn's advice ("lower n_neurons or switch to CutlassMLP") read by its writer as VRAM
