@@ -75,8 +75,14 @@ def test_memory_stays_bounded_by_streaming(tmp_path: Path) -> None:
 # long-numbers: 0.64-0.89 s for 1.2 MB on the same box in explain20 and 0.63-0.92 s at ccc10f2, measured in turns
 # (the general layer's vocabulary over the read head and tail of digits): 0.8 failed on noise alone.
 # distinct-launches: 0.62 s for 1.2 MB in explain21 (0.32 s at 91aa8b8, which read the grid in every one of them).
-CPU_BOUND = {"distinct-unmatched": 1.0, "distinct-fallback": 2.0, "distinct-families": 2.0, "one-line": 3.5,
-             "ansi-cr": 2.0, "long-numbers": 1.5, "utf-16": 1.2, "distinct-partial": 2.0, "distinct-launches": 2.0}
+# explain23: the same box ran 4-5x slower this session, for the same code: 06badc7 took 1.54-2.07 s for
+# distinct-unmatched and 2.01-2.27 s for distinct-fallback (0.37 and 0.76 s when these bounds were set), and the
+# final tree the same within noise, so each bound is 2.5x what it was. The quadratic cases stay far above them (24 s,
+# 15.4 s), and the ratio of the big input to the small one above checks the growth whatever the box's speed.
+_SLOW_BOX = 2.5
+CPU_BOUND = {kind: bound * _SLOW_BOX for kind, bound in {
+    "distinct-unmatched": 1.0, "distinct-fallback": 2.0, "distinct-families": 2.0, "one-line": 3.5, "ansi-cr": 2.0,
+    "long-numbers": 1.5, "utf-16": 1.2, "distinct-partial": 2.0, "distinct-launches": 2.0}.items()}
 
 
 def _cpu_explain(path: Path) -> tuple[float, object]:
