@@ -1797,3 +1797,14 @@ def test_explain23_launch_lines_of_their_own() -> None:
     assert _first_on_chip(text) == [("threads", 1536, 1024)]
     # the same with a grid whose z is over 65535: the grid's limit, not a block's
     assert not _on_chip("TVMError: CUDALaunch Error: CUDA_ERROR_INVALID_VALUE\n grid=(8,1,150000),  block=(4,4,1)")
+
+
+# explain24: what fresh-163 to 169 taught, in words of our own
+@pytest.mark.parametrize("text", [
+    # a device query that failed for want of host memory (OpenCL's -6), printed in a work-group property's place
+    "As my user, clinfo shows an error on the line `Kernel preferred work group size multiple   <create kernel : "
+    "error -6>`; run as root, the same line reads 64.\nclCreateKernel gives error code -6 there, which is "
+    "CL_OUT_OF_HOST_MEMORY.",
+])
+def test_explain24_look_alikes(text: str) -> None:
+    assert not _on_chip(text)
