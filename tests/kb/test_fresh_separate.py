@@ -845,6 +845,90 @@ BATCHES = [
     # look-alike error lines: host shared memory, device memory, CPU registers (blind 13/14 on 54935fa; its on-chip
     # records were copies of corpus text and were dropped)
     Batch(166, 14, 14 / 14, max_lookalike_share=1.0),
+    # commit messages of CuPy, FlagGems, MLX, MLC, LMDeploy, axolotl, Intel's XPU Triton (blind 12/18 on c539920)
+    Batch(163, 18, 14 / 18, frozenset({
+        # "on a 64KB part ... 65536 B at NC=33, the whole limit, and the launch then asks for 66560": a bare request
+        # after a clause about another tile
+        "https://github.com/flagos-ai/FlagGems/commit/61390f536d7008cd48579155f93f0586dc89d5fb",
+        # a 1024-thread threadgroup "dropped by the driver" with no error: a failure described, no failure word
+        "https://github.com/ml-explore/mlx/commit/8074b7d5aedad618e0196d38c3f5e249bbef79f5",
+        # Intel's per-thread scratch space, labelled off chip; the knowledge base counts it with the registers whose
+        # spills fill it (as for fresh-159's)
+        "https://github.com/intel/intel-xpu-backend-for-triton/commit/69200310f5e4e935f342dc55a2771ebc040f2abb",
+        # "the large tile (... ~144 KiB) on big-SMEM GPUs ... on small-SMEM GPUs (... ~99 KiB) that previously hit
+        # Triton OutOfResources": the sizes in a list of configurations, far from the failure
+        "https://github.com/axolotl-ai-cloud/axolotl/commit/1284b275e193c8a73968fb37f7cdd7cd219612f5",
+    })),
+    # Chinese, Japanese and Portuguese notes and repositories (blind 10/16 on b58dfdf)
+    Batch(164, 16, 12 / 16, frozenset({
+        # a troubleshooting list's heading "blockDim.x * blockDim.y > 1024" over a fix "(32, 32)": read as 1024 over 32
+        "code-index:52873263667",
+        # the counts a paragraph above the runtime's "invalid configurationargument", beyond the counts' reach
+        "https://github.com/sangyc10/CUDA-code/blob/d24a7cd4b7b8d0c628cfe08587dd0af8a67d6a79/3.2lesson/README.md",
+        # "smem过多(100KB)，运行时失败" in a dated dev log line: "too much smem" in Chinese, no English word for it
+        "https://github.com/solidcc2/cuda-learn/blob/cea915c12cc5794610e6fbb5615afae54a738b3b/devlog.md",
+        # "130 registers/thread × 512 threads = 66,560 > 65,536": the per-thread count labelled, the product read
+        "code-index:61402472924",
+    })),
+    # commit messages of kernel projects: TileLang, FLA, DeepGEMM, mamba, unsloth, xformers (blind 12/19 on 4687bca)
+    # (its dedupe dropped on-chip copies: 8 of 19 are look-alikes)
+    Batch(165, 19, 14 / 19, frozenset({
+        # "On CDNA (<=128 KB LDS per workgroup), this caused hipModuleLaunchKernel EINVAL": the bound inside a
+        # parenthesis before the failure
+        "https://github.com/tile-ai/tilelang/commit/f03c999a88b1eaee138c2d4b7d41ce71fd3a6280",
+        # "taking the BT=64/BK=32 config from 131200B to 98432B — under cc120's 101376B smem optin": a fix's before
+        # and after, no failure word
+        "https://github.com/fla-org/flash-linear-attention/commit/d2f80baa23eaab6f6396a75eef071b24cac3647d",
+        # "WGMMA N=256 otherwise exceeds kNumMathRegisters=104": a constant's name for the register budget
+        "https://github.com/deepseek-ai/DeepGEMM/commit/12cb7c09266890460b61ff10ae60e248eaac158f",
+        # "ptxas ... won't let setmaxnreg.inc<176> over-subscribe the 64K reg file at 512 threads": read as TMEM's
+        # columns named in the same message
+        "https://github.com/tile-ai/tilelang/commit/6a5927fbdf9cc172717608b9b985ff5cf056b433",
+        # a title alone, "Fix massive register spilling", with no GPU word near
+        "https://github.com/facebookresearch/xformers/commit/936da0a21e7ee3997c262f42d79b7e26ad4a2f69",
+    }), max_lookalike_share=0.45),
+    # AMD, Intel, Apple and Vulkan in commit messages (blind 14/19 on d575954)
+    Batch(167, 19, 18 / 19, frozenset({
+        # the request, "local_range (268435454)", stated in the testing notes far below the error
+        "https://github.com/intel/torch-xpu-ops/commit/6daad5469f1b185935d552404b59e57764ee7f4a",
+    })),
+    # TPU VMEM and SMEM in tpu-inference, sglang-jax, JAX and MaxText commits (blind 15/19 on e52b458)
+    # (its dedupe dropped on-chip copies: 8 of 19 are look-alikes)
+    Batch(168, 19, 19 / 19, max_lookalike_share=0.45),
+    # end users' applications: ComfyUI, whisper.cpp, koboldcpp, hashcat, miners (blind 11/13 on 4687bca)
+    Batch(169, 13, 12 / 13, frozenset({
+        # the maintainer's "It looks like you running ouy of memory" (device memory, misspelt) under "reduce the
+        # number of blocks and/or number of threads": read as threads
+        "https://github.com/fireice-uk/xmr-stak-nvidia/issues/66",
+    }), max_lookalike_share=0.5),
+    # commit messages of FlashInfer, aiter, CUTLASS, Helion, FlashAttention, DeepSpeed (blind 18/22 on 25900c8)
+    Batch(170, 22, 19 / 22, frozenset({
+        # "caps ptxas at 64 registers per thread" over a table of kernels' counts and spills ("64 regs, 48B spills"):
+        # the table's 48 read as the bound
+        "https://github.com/flashinfer-ai/flashinfer/commit/faae22912a6b3617ed1d6ebb83d678f8a77bcf95",
+        # "halves per-thread registers (255 -> 131)": a before and after, no failure word
+        "https://github.com/Dao-AILab/flash-attention/commit/44779ed18e6c92c79d8abbb04f27c450a66bf3cf",
+        # a shared-memory race found by compute-sanitizer's racecheck, read as a shortage ("smem race ... overflow")
+        "https://github.com/flashinfer-ai/flashinfer/commit/0b29eed266f41fa762a512725bdc8ac098a9e812",
+    })),
+    # commit messages of CCCL, rocPRIM, CUDA.jl, oneAPI.jl, OpenMM, AMReX, ArrayFire, Kokkos (blind 13/22 on 25900c8);
+    # most are one-line titles with no number and no failure word a rule could take without reading any title as one
+    Batch(171, 22, 13 / 22, frozenset({
+        "https://github.com/taichi-dev/taichi/commit/3b5ccfcf5721bb4ef48932de0247ced9e85203d7",
+        "https://github.com/ROCm/rocPRIM/commit/1d820b764515b060f85254e485afed67188c82a3",
+        "https://github.com/ROCm/rocPRIM/commit/298f6a9c7aceb4c9f21a4936243e5d5709ed9928",
+        "https://github.com/NVIDIA/cccl/commit/e8677105c3ed2d7091b18ef02cc19f9b2e494c91",
+        "https://github.com/NVIDIA/cccl/commit/95e7eb782c2475365819eefd0212fa07b4278e33",
+        "https://github.com/NVIDIA/cccl/commit/60d2f95f11c75a8bf30cb869b6b0b03640b372e3",
+        "https://github.com/JuliaGPU/oneAPI.jl/commit/26ed8e1a3791479449803a5067e902994aba80f9",
+        "https://github.com/openmm/openmm/commit/61c50862a5da96243ff263e63b6427bdc87bc1d2",
+        "https://github.com/JuliaGPU/CUDA.jl/commit/adad2b834a1fac13a2a6e8a41b6614dc37eb6efa",
+    })),
+    # error output committed in repositories (blind 17/20 on 25900c8)
+    Batch(172, 20, 19 / 20, frozenset({
+        # "37.22M was the observed scoped allocation that OOMed at 32M" beside a shape's 25344: read as the request
+        "code-index:68924678207",
+    }), max_lookalike_share=0.45),
 ]
 
 

@@ -1800,7 +1800,59 @@ def test_explain23_launch_lines_of_their_own() -> None:
 
 
 # explain24: what fresh-163 to 169 taught, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # XLA's sizes in a commit message under its numberless error name: the request before "VMEM scoped allocation",
+    # the bound after "available"
+    ("Fix CompileTimeScopedVmemOom in the fused MoE kernel\n\nThe tuned tiles generated a 40.50M VMEM scoped "
+     "allocation during the decode trace, strictly exceeding the available 32.00M space.",
+     "scoped-vmem", 42467328, 33554432),
+    ("The per-page metadata exceeds the 1MB smem budget and the compile dies with 'Ran out of memory in memory space "
+     "smem'.", "tpu-smem", None, 1048576),
+    # a size, then the bound after "(>", a GPU's name between the size and "limit"
+    ("Merging the branches pushes SMEM from 160 KB to 240 KB\n(> 227 KB H100 limit).", "shared-memory", 245760, 232448),
+    # a runtime's check with both operands, as glog prints them
+    ("When the kernel runs on Metal: TVMError: Check failed: blockSize <= maxTotalThreadsPerThreadgroup (1024 vs. "
+     "768) :", "threads", 1024, 768),
+    # a number in millions is no count of threads
+    ("The overflowed size asked for ~268M threads, which exceed the hardware limit of 1024: RuntimeError: The number "
+     "of work-items in each dimension of a work-group cannot exceed {1024, 1024, 1024}.", "threads", None, 1024),
+    # a device's default bound
+    ("Creating the compute pipeline failed: the device was created without raising maxComputeInvocationsPerWorkgroup, "
+     "so it fell back to the default 256 invocations per workgroup.", "threads", None, 256),
+    # register caps by Intel's name of the file, and by what the cap did
+    ("64 live f32 values per thread reach the 256-GRF SIMD-16 budget on this GPU, causing 4 KB of register spill.",
+     "registers", None, 256),
+    ("Without launch bounds the compiler budgets for 1024 threads, capping every kernel at 128 VGPRs and spilling to "
+     "scratch.", "registers", None, 128),
+    # counts between Chinese words, in markdown's emphasis; a block's threads in Chinese words
+    ("示例：设置的线程块线程数量为**4096**个（超过了线程块内线程数量最大值**1024**个），启动时报 invalid configuration "
+     "argument。", "threads", 4096, 1024),
+    ("练习：以每區塊 2048 個執行緒啟動 kernel，cudaGetLastError() 傳回 invalid configuration argument。",
+     "threads", 2048, None),
+    # ptxas' message quoted with its request elided, the bound kept
+    ("Larger tiles fail to build: `ptxas error   : Entry function '_Z4tileILi96EEvPf' uses too much shared data (... "
+     "bytes, 0xc000 max)`", "static-shared-memory", None, 49152),
+    # a register cap named by its count, spills past it
+    ("The fused D=256 forward spills its fp32 accumulator past the 255-register cap, so it is unsafe to ship as "
+     "default.", "registers", None, 255),
+])
+def test_explain24(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
 @pytest.mark.parametrize("text", [
+    # an inline-assembly constraint of a register class the target lacks
+    "error: couldn't allocate output register for constraint 'f' when the PTX helpers are built for gfx1100",
+    # pocl's CPU device
+    "* Device #1: pthread-Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz\nclEnqueueNDRangeKernel(): CL_OUT_OF_RESOURCES",
+    # a tensor that XLA spills to HBM: a cost, no failure
+    "A 300 MB intermediate exceeds on-chip VMEM capacity (64 MiB) on v7x, so XLA spills it to HBM on every layer.",
+    # Metal's alignment rule for threadgroup memory, no size over a bound
+    "fix(metal): pad the fallback kernel's threadgroup memory to a 16-byte boundary. Metal asserts that threadgroup "
+    "memory lengths are multiples of 16 bytes, which 2 * k * 4 bytes is not for odd k, and the dispatch fails.",
+    # a program build short of the driver's host heap
+    "// the compiler returns CL_OUT_OF_HOST_MEMORY/CL_OUT_OF_RESOURCES for the largest OpenCL FA programs: retry the "
+    "build",
     # a device query that failed for want of host memory (OpenCL's -6), printed in a work-group property's place
     "As my user, clinfo shows an error on the line `Kernel preferred work group size multiple   <create kernel : "
     "error -6>`; run as root, the same line reads 64.\nclCreateKernel gives error code -6 there, which is "

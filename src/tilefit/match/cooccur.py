@@ -314,9 +314,16 @@ def infer(text: str, kb: KnowledgeBase) -> Inference | None:
 
 
 # A link, or a source location's line number ("[multiproc_executor.py:520]", "execution.jl:120", "kernel.cu(412)",
-# a traceback frame's 'File "core.py", line 1875'):
+# a traceback frame's 'File "core.py", line 1875'), a number in millions or billions ("~268M threads", an overflowed
+# index's size, not a count to read as 268):
 # no count of threads or registers.
-_NOT_COUNTS = re.compile(r"\bhttps?://\S+|,\s*line\s+\d+|\b[\w./-]+\.(?:py|pyx|c|cc|cpp|cxx|cu|cuh|h|hpp|jl|rs|go|java|mojo|ml)(?::\d+|\(\d+\))")
+_NOT_COUNTS = re.compile(r"\bhttps?://\S+|,\s*line\s+\d+|(?<![\w.])\d+(?:\.\d+)?[MG](?![\w.])|\b[\w./-]+\.(?:py|pyx|c|cc|cpp|cxx|cu|cuh|h|hpp|jl|rs|go|java|mojo|ml)(?::\d+|\(\d+\))")
+
+
+_CJK_CHARS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+_CJK = re.compile(f"[{_CJK_CHARS}]")
+_CJK_MYRIAD = re.compile(r"\d+(?:\.\d+)?\s*[万萬亿億]")
+_CJK_DIGITS = re.compile(f"(?<=[{_CJK_CHARS}\uff00-\uffef])(?=\\d)|(?<=\\d)(?=[{_CJK_CHARS}\uff00-\uffef])")
 
 
 # A block's extents as a triple, "(32,32,128)", "[1, 1, 128]", "{256, 256, 256}" or "1x1x2048": two on the match's
@@ -505,6 +512,11 @@ def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | N
     # group size"), nor a line number of a logger's prefix: blanked, keeping positions
     near = reflow(text[max(0, start - r.count_reach): end + r.count_reach])
     window = _NOT_COUNTS.sub(lambda u: " " * len(u.group()), near)
+    # (a count between Chinese or Japanese words is a number of its own: "线程数量为2048个（超过了...最大值1024个）",
+    # where the characters are word characters to the regex engine and markdown's emphasis no word either)
+    # (nor a number in ten-thousands: "超过500万个" is more than five million elements)
+    if _CJK.search(window):
+        window = _CJK_DIGITS.sub(" ", _CJK_MYRIAD.sub(lambda u: " " * len(u.group()), window.replace("**", "  ")))
     # (a count with thousands separators is one count: "131,072 > 65,536" is not 072 over 65)
     if "," in window:
         window = _THOUSANDS.sub(lambda n: n.group().replace(",", ""), window)

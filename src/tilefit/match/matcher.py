@@ -332,7 +332,12 @@ def _to_match(text: str, c: _Candidate, offset: int) -> Match:
     )
 
 
-def _with_prose_numbers(text: str, m: Match, c: _Candidate, budget: ProseBudget) -> Match:
+# counts, and TPU sizes, read from the prose around an exact match that states none
+_PROSE_COUNTED = frozenset({"threads", "registers", "vmem", "scoped-vmem", "tpu-smem"})
+
+
+def _with_prose_numbers(text: str, m: Match, c: _Candidate, budget: ProseBudget,
+                        numbered: frozenset[str] = frozenset()) -> Match:
     """A partial or inferred match takes the sizes (or thread/register counts) the prose around it states, where its
     own words gave none or only one ("the max workgroup size ... is 896 but 1024 is required"). An exact match
     that states one takes the other the same way ("Failed to set the allowed dynamic shared memory size to 168128"
@@ -346,9 +351,12 @@ def _with_prose_numbers(text: str, m: Match, c: _Candidate, budget: ProseBudget)
         return m
     # An exact wording that states no number is the whole message (its sizes, if any, are another line's, which the
     # matcher reads itself), except for a count of threads or registers, which may stand in the prose: "trying to
-    # use 544 threads per team. But this throws '... requested too large team size'" (Trilinos#9278).
+    # use 544 threads per team. But this throws '... requested too large team size'" (Trilinos#9278). A TPU's
+    # error name without its sizes reads them from a commit's prose too ("Fix CompileTimeScopedVmemOom ... generated
+    # a 53.66M VMEM scoped allocation ..., exceeding the available 51.61M"), unless a line of the same error states
+    # them in the compiler's own words (libtpu's decimal "Estimated 150.99MB exceeds 134.22MB vmem capacity").
     if (m.entry.confidence == "exact" and m.required is None and m.limit is None
-            and m.entry.resource not in ("threads", "registers")):
+            and (m.entry.resource not in _PROSE_COUNTED or m.entry.id in numbered)):
         return m
     if not budget.take():
         return m
@@ -456,9 +464,10 @@ def match_window(
         counts[key] = counts.get(key, 0) + n
         firsts.setdefault(key, (c, at))
     found = ((k, c, _to_match(source, c, offset + at - c.start)) for k, (c, at) in firsts.items())
+    numbered = frozenset(c.entry.id for c, _ in firsts.values() if any(v for v in c.groups.values()))
     threads = next((e for e in kb if e.id == THREADS_ENTRY), None)
-    read = ((k, c, _block_cause(source, _per_dimension(source, _with_prose_numbers(source, m, c, budget), c, budget),
-                                c, threads)) for k, c, m in found)
+    read = ((k, c, _block_cause(source, _per_dimension(source, _with_prose_numbers(source, m, c, budget, numbered), c,
+                                                       budget), c, threads)) for k, c, m in found)
     matches = (dataclasses.replace(m, count=counts[k]) for k, c, m in read)
     return [m for m in matches if _plausible(m)]
 
