@@ -1832,6 +1832,9 @@ def test_explain23_launch_lines_of_their_own() -> None:
     # ptxas' message quoted with its request elided, the bound kept
     ("Larger tiles fail to build: `ptxas error   : Entry function '_Z4tileILi96EEvPf' uses too much shared data (... "
      "bytes, 0xc000 max)`", "static-shared-memory", None, 49152),
+    # a request and what one CTA has, in one phrase
+    ("Each TMEM buffer got its own tcgen05.alloc rounded up to a power of two, so the kernel asked for 512 + 32 + 32 "
+     "+ 32 = 608 of the 512 columns a CTA has and failed to compile.", "tensor-memory", 608, 512),
     # a register cap named by its count, spills past it
     ("The fused D=256 forward spills its fp32 accumulator past the 255-register cap, so it is unsafe to ship as "
      "default.", "registers", None, 255),
@@ -1850,6 +1853,11 @@ def test_explain24(text: str, resource: str, required: int | None, limit: int | 
     # Metal's alignment rule for threadgroup memory, no size over a bound
     "fix(metal): pad the fallback kernel's threadgroup memory to a 16-byte boundary. Metal asserts that threadgroup "
     "memory lengths are multiples of 16 bytes, which 2 * k * 4 bytes is not for odd k, and the dispatch fails.",
+    # a race on shared memory (compute-sanitizer's racecheck) beside an algorithm's "overflow" path, either order
+    "The overflow refinement path has an smem race (flagged by racecheck).",
+    "Fix smem race in the top-k overflow path (flagged by racecheck)",
+    # Envoy's Listener Discovery Service by its listeners
+    "Validate duplicate listeners in the LDS response and reject the update when one is found.",
     # a program build short of the driver's host heap
     "// the compiler returns CL_OUT_OF_HOST_MEMORY/CL_OUT_OF_RESOURCES for the largest OpenCL FA programs: retry the "
     "build",

@@ -353,8 +353,9 @@ def _with_prose_numbers(text: str, m: Match, c: _Candidate, budget: ProseBudget,
     # matcher reads itself), except for a count of threads or registers, which may stand in the prose: "trying to
     # use 544 threads per team. But this throws '... requested too large team size'" (Trilinos#9278). A TPU's
     # error name without its sizes reads them from a commit's prose too ("Fix CompileTimeScopedVmemOom ... generated
-    # a 53.66M VMEM scoped allocation ..., exceeding the available 51.61M"), unless a line of the same error states
-    # them in the compiler's own words (libtpu's decimal "Estimated 150.99MB exceeds 134.22MB vmem capacity").
+    # a 53.66M VMEM scoped allocation ..., exceeding the available 51.61M"). Neither is read where another line of
+    # the same error states its numbers in the program's own words (libtpu's decimal "Estimated 150.99MB exceeds
+    # 134.22MB vmem capacity" under "Ran out of memory in memory space vmem").
     if (m.entry.confidence == "exact" and m.required is None and m.limit is None
             and (m.entry.resource not in _PROSE_COUNTED or m.entry.id in numbered)):
         return m
