@@ -958,6 +958,23 @@ BATCHES = [
         # "merge_state launch failed: invalid argument" with the block's 1536 threads only in the prose
         "https://github.com/lightseekorg/tokenspeed/commit/8c12780aafd6b33404fd5a1290b6ab6c6444b97a",
     }), max_lookalike_share=0.75),
+    # forums and pages, then commit messages (blind 10/12 on e3dadee)
+    Batch(177, 12, 12 / 12, max_lookalike_share=0.6),
+    # commit messages of FBGEMM, Model-Optimizer, RAFT, cuVS, MatX, cuCollections, ncnn (blind 16/23 on e3dadee)
+    Batch(178, 23, 20 / 23, frozenset({
+        # "cudaFuncSetAttribute is used to conditionally check if there's enough shmem ... If it doesn't fit then the
+        # CUDA error returned ... is sticky": a failure described, no failure word near the memory's name
+        "https://github.com/NVIDIA/cuCollections/commit/f166d1869a4c1367df759f4cd005b42d1e43f74b",
+        # "Restrict recursive filter example to cards with 40KB of shm and higher": a requirement, no failure
+        "https://github.com/NVIDIA/MatX/commit/a85e077184d959343168e1a1c1a164ce954ee0af",
+        # "Fix the shared memory size error" of a size computed with the wrong type (an under-allocation, off chip)
+        "https://github.com/rapidsai/raft/commit/65ae560186a663eecf11676f393a995c8fa8ba45",
+    })),
+    # error lines committed in repositories, third pass (blind 17/20 on e3dadee)
+    Batch(179, 20, 19 / 20, frozenset({
+        # CuPy's CUDA_ERROR_INVALID_VALUE for a block of `size` threads, the 2048 only in "size = 2048" above
+        "code-index:12214676877",
+    })),
     # error lines committed in repositories, second pass (blind 19/19 on c86db5b)
     Batch(175, 19, 19 / 19, max_lookalike_share=0.45),
     # error output committed in repositories (blind 17/20 on 25900c8)

@@ -1835,6 +1835,11 @@ def test_explain23_launch_lines_of_their_own() -> None:
     # a request and what one CTA has, in one phrase
     ("Each TMEM buffer got its own tcgen05.alloc rounded up to a power of two, so the kernel asked for 512 + 32 + 32 "
      "+ 32 = 608 of the 512 columns a CTA has and failed to compile.", "tensor-memory", 608, 512),
+    # a mobile GPU's name is a GPU's
+    ("unrolling the reduction caused an error due to insufficient shared memory on Mali", "shared-memory", None, None),
+    # the bound in parentheses after "exceeds", by the memory's name
+    ("| 16 / 7 | **CompileError: local memory (76288 B) exceeds** (RDNA3 LDS = 64 KB) |",
+     "shared-memory", 76288, 65536),
     # a register cap named by its count, spills past it
     ("The fused D=256 forward spills its fp32 accumulator past the 255-register cap, so it is unsafe to ship as "
      "default.", "registers", None, 255),
@@ -1858,6 +1863,22 @@ def test_explain24(text: str, resource: str, required: int | None, limit: int | 
     "Fix smem race in the top-k overflow path (flagged by racecheck)",
     # Envoy's Listener Discovery Service by its listeners
     "Validate duplicate listeners in the LDS response and reject the update when one is found.",
+    # Windows' driver lending system RAM once VRAM runs out
+    "Since driver 536.40 an application that runs out of GPU memory may continue in shared memory; a new setting "
+    "disables the shared memory fallback.",
+    # the display watchdog (CUDA's 702), with the causes a thread speculates on
+    "cuCtxSynchronize returns CUDA_ERROR_LAUNCH_TIMEOUT. I read that too many registers per thread or too much shared "
+    "memory per block can cause it, but my kernel uses 40 bytes of shared memory.",
+    # Qualcomm's SMEM checked by a trusted OS
+    'EMSG("smem: smem_size exceeds uint32_t\\n");\nreturn TEE_ERROR_BAD_PARAMETERS;',
+    # a CPU's vector registers
+    "perf: vectorize the int8 prefill, fix pv_gemm register pressure\n\n- Fix pv_gemm dispatch: use D_UNROLL=128 "
+    "(AVX512) / 64 (AVX) / 32 (SSE2) instead of the full D, which spilled registers",
+    # nvcc's rule against initialising a static __shared__ variable, beside a file named for registers
+    "/src/knn/registers-inl.cuh(177): error #20054-D: dynamic initialization is not supported for a function-scope "
+    "static __shared__ variable within a __device__/__global__ function",
+    "Add workaround for pre-11.8 CTK smem init errors\n\nStatic shared memory cannot be initialized by constructors, "
+    "so older toolkits report an error on static shared memory declarations of complex types.",
     # a program build short of the driver's host heap
     "// the compiler returns CL_OUT_OF_HOST_MEMORY/CL_OUT_OF_RESOURCES for the largest OpenCL FA programs: retry the "
     "build",
