@@ -975,6 +975,57 @@ BATCHES = [
         # CuPy's CUDA_ERROR_INVALID_VALUE for a block of `size` threads, the 2048 only in "size = 2048" above
         "code-index:12214676877",
     })),
+    # TPU VMEM and SMEM in tpu-inference, sglang-jax, PyTorch/XLA, Tunix (blind 18/23 on 1362cbe)
+    Batch(180, 23, 18 / 23, frozenset({
+        # SparseCore's E3000 "in memory space tile_spmem", labelled VMEM from the writer's "SparseCore VMEM budget"
+        "https://github.com/vllm-project/tpu-inference/commit/a326d3052c538d34adac703c1c75ead5f5b13753",
+        # "fails with smem oom" and "Avoid VMEM OOM in Llama3 70B" with no TPU word: read as GPU shared memory, or
+        # not at all (Greenplum's VMEM is a look-alike of fresh-176)
+        "https://github.com/vllm-project/tpu-inference/commit/d5dbec097445fe1982767a8d48cb0ab737ec80d3",
+        "https://github.com/vllm-project/tpu-inference/commit/4cf214cc28488b32d1cad8dfe70b88d927b6d562",
+        # "(est 70MB vs actual 112MB)": the estimate read as the request; "reduce VMEM from 74 to ~51 MB": a
+        # before and after
+        "https://github.com/sgl-project/sglang-jax/commit/f57470373bef2b7bc3643d12b29dfe61ca50b7e1",
+        "https://github.com/sgl-project/sglang-jax/commit/bd6676701da5fac87b137cc57e7f1d22a4ffb32f",
+    })),
+    # Intel GPUs and SYCL in commit messages (blind 14/22 on 1362cbe)
+    Batch(181, 22, 14 / 22, frozenset({
+        # "256-GRF mode ... halves the maximum work-group size": read as registers, labelled threads
+        "https://github.com/intel/intel-xpu-backend-for-triton/commit/1d5a0e8a1efbcc4e78ce4512becdfdf569e44cd3",
+        # "non compatible work group size (2048) on BMG": no failure word a rule takes
+        "https://github.com/intel/intel-extension-for-pytorch/commit/50c4f0dc86461aff0996710092da0b83203c848e",
+        # "The previous size of 64 was failing on some devices": the size a sentence before the failure
+        "https://github.com/codeplaysoftware/portDNN/commit/bbb1294168c53e02afd757a9382d911ad38c22ed",
+        # vISA's register-allocation failure path described, no GPU word near
+        "https://github.com/intel/intel-graphics-compiler/commit/c8236df76929785e3c22bcb9d70b2f8393390055",
+        # "not enough local memory" in SYCL's sense (SLM): "local memory" is also CUDA's device memory
+        "https://github.com/codeplaysoftware/portFFT/commit/c53e1b793dcc1d3f0310fb94a3ebc3d27e5c56d6",
+        # Intel's per-thread scratch space, labelled off chip (as in fresh-159 and 163)
+        "https://github.com/intel/intel-xpu-backend-for-triton/commit/3b92b8f3d3648476e8fb7b9ee1449df5ab079679",
+        "https://github.com/intel/intel-xpu-backend-for-triton/commit/86b5c222e336ddc347a01ad76f256394f524b17e",
+        # a hang from fp64 atomics in shared local memory, read as shared memory short
+        "https://github.com/intel/torch-xpu-ops/commit/dce22c8a9e0806d459e6e978680391bd4e7bf0cb",
+    }), max_lookalike_share=0.45),
+    # commit messages of ROCm libraries, mostly one-line titles (blind 12/22 on 1362cbe)
+    Batch(182, 22, 18 / 22, frozenset({
+        # "these GPUs have 99kb instead of 163kb": a reason, no failure
+        "https://github.com/ROCm/xformers/commit/615175f6082afcb91e72bf277ea9d3c722cc4a11",
+        # titles with no GPU word: "avoid exceed shared memory", "reduce the scratch usage", "Register spill on
+        # blkgemmpipeline v3"
+        "https://github.com/ROCm/hipSPARSE/commit/88f5975e1456bd53fbb26481f556b63d0a79d0aa",
+        "https://github.com/ROCm/rccl/commit/eec319038e88920693484e997880add000e0c7cd",
+        "https://github.com/ROCm/composable_kernel/commit/92399ac753c6b0d983749ff35bd8616ba91cceed",
+    }), max_lookalike_share=0.45),
+    # graphics and portable compute: wgpu, cubecl, burn, bevy, Vulkan validation, SPIRV-Tools, DXC (blind 16/22 on
+    # 1362cbe)
+    Batch(183, 22, 19 / 22, frozenset({
+        # "validation will fail if the limit is exceeded ... the existing 32k limit": "32k" without a memory's name
+        "https://github.com/microsoft/DirectXShaderCompiler/commit/5ac91384d565576a6f003639db6e3b2aeffcd298",
+        # a threadgroup cap "below the device limit due to register/shared use": read as shared memory first
+        "https://github.com/tracel-ai/cubecl/commit/723158253047cf8eab4e896a7e47c7557d96673b",
+        # "We can't go beyond 256 clusters ... 256 is the maximum workgroup size": shared memory named first
+        "https://github.com/bevyengine/bevy/commit/1b0f112d90f1c1031c50aada217423986e674de5",
+    })),
     # error lines committed in repositories, second pass (blind 19/19 on c86db5b)
     Batch(175, 19, 19 / 19, max_lookalike_share=0.45),
     # error output committed in repositories (blind 17/20 on 25900c8)

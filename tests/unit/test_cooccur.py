@@ -1840,6 +1840,16 @@ def test_explain23_launch_lines_of_their_own() -> None:
     # the bound in parentheses after "exceeds", by the memory's name
     ("| 16 / 7 | **CompileError: local memory (76288 B) exceeds** (RDNA3 LDS = 64 KB) |",
      "shared-memory", 76288, 65536),
+    # a bound in K after the memory's name and ">"
+    ("Fixed the exhaustive search of the OpenCL direct convolution: Fatal runtime error (required LDS > 64k) on "
+     "gfx906.", "shared-memory", None, 65536),
+    # AMD's accumulation registers by their names, a cap "beyond" a count, an MI-series name with its hyphen
+    ("fix: catch accvgpr overflows beyond 256 registers in the MFMA kernels", "registers", None, 256),
+    ("Reject totalAgprs larger than agprLimit in the MFMA tuning", "registers", None, None),
+    ("Fix MI-100 register allocation error", "registers", None, None),
+    # a block's thread bound in parentheses after the limit's name
+    ("The fused kernel falls back to the decomposed one when 2*S+1 exceeds the per-cube thread limit (1024).",
+     "threads", None, 1024),
     # a register cap named by its count, spills past it
     ("The fused D=256 forward spills its fp32 accumulator past the 255-register cap, so it is unsafe to ship as "
      "default.", "registers", None, 255),
@@ -1879,6 +1889,15 @@ def test_explain24(text: str, resource: str, required: int | None, limit: int | 
     "static __shared__ variable within a __device__/__global__ function",
     "Add workaround for pre-11.8 CTK smem init errors\n\nStatic shared memory cannot be initialized by constructors, "
     "so older toolkits report an error on static shared memory declarations of complex types.",
+    # a division by zero in an occupancy calculation; an assembler's register-class alignment rule
+    "Fix branch target exceeds SIMM16 error by adding 32 bit long jump. Also fix div/0 error for lds limited "
+    "occupancy calculation",
+    "Fix an error: invalid register class: vgpr tuples must be 64 bit aligned",
+    # SPIR-V's zero-sized work-group; DXC's stage that may not use groupshared memory at all
+    "spirv-val: print the entry point functions\n\n```\nerror: 6: Local Size execution mode must not have a product "
+    "of zero (X = 0, Y = 1, Z = 1).\n  OpExecutionMode %2 LocalSize 0 1 1\n```",
+    "// Test that the proper error for groupshared is produced when compiling in patch constant shader functions.\n"
+    "// CHECK: error: Thread Group Shared Memory not supported from non-compute entry points.",
     # a program build short of the driver's host heap
     "// the compiler returns CL_OUT_OF_HOST_MEMORY/CL_OUT_OF_RESOURCES for the largest OpenCL FA programs: retry the "
     "build",
