@@ -1026,6 +1026,29 @@ BATCHES = [
         # "We can't go beyond 256 clusters ... 256 is the maximum workgroup size": shared memory named first
         "https://github.com/bevyengine/bevy/commit/1b0f112d90f1c1031c50aada217423986e674de5",
     })),
+    # less common wordings in issues and commit messages (blind 12/14 on 97010ba)
+    Batch(184, 14, 14 / 14, max_lookalike_share=0.45),
+    # commit messages of research kernel repositories (blind 13/20 on 97010ba)
+    Batch(185, 20, 15 / 20, frozenset({
+        # ggml's Vulkan titles: "Split large mul_mat_id to fit in shared memory", "Set k_load_shmem to false when K is
+        # too large", "align host selection with device launch bounds", "support larger argsort" (more than 1024
+        # threads in a new path, shared memory named first)
+        "https://github.com/ggml-org/ggml/commit/6cd32920bdae676d758d91886f307d105acafe4f",
+        "https://github.com/ggml-org/ggml/commit/04a7b89c097c7a98b4eb4239ba10a2f76387ed2a",
+        "https://github.com/ggml-org/ggml/commit/e9dfca719d58f18d096fe22c241071917c2ee729",
+        "https://github.com/ggml-org/ggml/commit/1e799a51c4d950d25a59f17213c3ef5011e290af",
+        # "inflates the register budget from the dense kernel's 134 to 180 per thread": a before and after
+        "https://github.com/meta-pytorch/attention-gym/commit/b94d9654ebd8cdd826ea94cd4830da00fec383d6",
+    }), max_lookalike_share=0.5),
+    # threads per block and registers (blind 15/19 on 97010ba)
+    Batch(187, 19, 16 / 19, frozenset({
+        # CUDA's 701 with "max_threads_per_block 512 on block size (24,1,32)": a thread bound on a registers entry
+        "https://github.com/CEED/libCEED/commit/c47bfe2b4c619dfc0e2391bc96dba65526a1cf31",
+        # a review thread over "wavefront_sgpr_count > 128 || workitem_vgpr_count*workgroup_total_size > ...", code
+        "https://github.com/ROCm/hcc/pull/159",
+        # ".max_flat_workgroup_size: 193 ... but rocprof show workgroup size 256": a question, no failure word
+        "https://github.com/ROCm/aomp/issues/614",
+    })),
     # error lines committed in repositories, second pass (blind 19/19 on c86db5b)
     Batch(175, 19, 19 / 19, max_lookalike_share=0.45),
     # error output committed in repositories (blind 17/20 on 25900c8)

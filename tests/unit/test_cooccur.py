@@ -1850,6 +1850,10 @@ def test_explain23_launch_lines_of_their_own() -> None:
     # a block's thread bound in parentheses after the limit's name
     ("The fused kernel falls back to the decomposed one when 2*S+1 exceeds the per-cube thread limit (1024).",
      "threads", None, 1024),
+    # a workstation GPU's name is a GPU's; Kokkos' message quoted without its last word
+    ("[LinearAttn] Fix out of shared memory issue on A6000", "shared-memory", None, None),
+    ('The reduction no longer crashes, but it says "requested too much L0 scratch", which is not helpful.',
+     "shared-memory", None, None),
     # a register cap named by its count, spills past it
     ("The fused D=256 forward spills its fp32 accumulator past the 255-register cap, so it is unsafe to ship as "
      "default.", "registers", None, 255),
@@ -1898,6 +1902,16 @@ def test_explain24(text: str, resource: str, required: int | None, limit: int | 
     "of zero (X = 0, Y = 1, Z = 1).\n  OpExecutionMode %2 LocalSize 0 1 1\n```",
     "// Test that the proper error for groupshared is produced when compiling in patch constant shader functions.\n"
     "// CHECK: error: Thread Group Shared Memory not supported from non-compute entry points.",
+    # races on shared memory written with a hyphen
+    "CUDA: Fix data-races when reusing SMEM in block_reduce\n\nblock_reduce doesn't resync after reading from SMEM, "
+    "causing data-races when SMEM is reused for several reductions.",
+    # a CPU library's threads
+    "OpenBLAS : Program will terminate because you tried to start too many threads.\nDoes linking to it really limit "
+    "the max number of threads that the program creates? I guess the large number of threads is too much.",
+    # a launch of nothing refused as an invalid value
+    "cuLaunchKernel() failed with Error code: 1\nError Name: CUDA_ERROR_INVALID_VALUE\nError Description: invalid "
+    "argument\nTraceback (most recent call last):\n  File \"t.py\", line 30, in <module>\n    kernel.launch(0,0, "
+    "[darr, dout])",
     # a program build short of the driver's host heap
     "// the compiler returns CL_OUT_OF_HOST_MEMORY/CL_OUT_OF_RESOURCES for the largest OpenCL FA programs: retry the "
     "build",
