@@ -1040,6 +1040,8 @@ BATCHES = [
         # "inflates the register budget from the dense kernel's 134 to 180 per thread": a before and after
         "https://github.com/meta-pytorch/attention-gym/commit/b94d9654ebd8cdd826ea94cd4830da00fec383d6",
     }), max_lookalike_share=0.5),
+    # notebook outputs and committed logs (blind 11/11 on 97010ba)
+    Batch(186, 11, 11 / 11, max_lookalike_share=0.6),
     # threads per block and registers (blind 15/19 on 97010ba)
     Batch(187, 19, 16 / 19, frozenset({
         # CUDA's 701 with "max_threads_per_block 512 on block size (24,1,32)": a thread bound on a registers entry
