@@ -1042,6 +1042,24 @@ BATCHES = [
     }), max_lookalike_share=0.5),
     # notebook outputs and committed logs (blind 11/11 on 97010ba)
     Batch(186, 11, 11 / 11, max_lookalike_share=0.6),
+    # commit messages of Warp, gsplat, Genesis, DGL, PyG, CuPy, QUDA, GAMER (blind 10/18 on 12a5a0c)
+    Batch(188, 18, 12 / 18, frozenset({
+        # a diff's constants ("max_shared_mem = 32.0 if gs.backend == gs.metal else 48.0", "CUDA_SM_PER_BLOCK =
+        # 49152") under titles that name no failure
+        "https://github.com/Genesis-Embodied-AI/Genesis/commit/52c3b1e508a88b78ea6d7ab3ceae2708cb6c8064",
+        "https://github.com/dmlc/dgl/commit/7af0441b73dfe8fcfac41076baf8cb9752bdc9d1",
+        # "the current (256) launch_bounds attribute where QUDA would attempt to launch 64 * 8 = 512 > 256 threads per
+        # block": launch_bounds read as registers first
+        "https://github.com/lattice/quda/commit/55b2f46a2ea97c3eb5d4ce7601379ab3e6b393d0",
+        # "failed when attempting to use more then 256 threads": the bound after a misspelt "than"
+        "https://github.com/lattice/quda/commit/37fd912751d6d9316af956f06e7657e15b67fa44",
+        # "This fixes the register spilling in fp64" with shared memory as the remedy: no GPU word; "Bump maxrregcount
+        # ... to compile on Kepler" over a Makefile's options
+        "https://github.com/lattice/quda/commit/c7a48d881e48032b50315638e1d9e46b87de7aa7",
+        "https://github.com/gamer-project/gamer/commit/0c4dfdf54a5c50547f698bf1fb8f548eebe82153",
+    })),
+    # error lines in issues of projects that use Triton or CUDA kernels (blind 9/9 on 12a5a0c)
+    Batch(189, 9, 9 / 9, max_lookalike_share=0.6),
     # threads per block and registers (blind 15/19 on 97010ba)
     Batch(187, 19, 16 / 19, frozenset({
         # CUDA's 701 with "max_threads_per_block 512 on block size (24,1,32)": a thread bound on a registers entry

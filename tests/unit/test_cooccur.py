@@ -1854,6 +1854,10 @@ def test_explain23_launch_lines_of_their_own() -> None:
     ("[LinearAttn] Fix out of shared memory issue on A6000", "shared-memory", None, None),
     ('The reduction no longer crashes, but it says "requested too much L0 scratch", which is not helpful.',
      "shared-memory", None, None),
+    # a bare bound after "maximum of", the unit stated with the request
+    ("When a tile kernel's dynamic shared memory request did not fit, the warning named the opt-in limit as the "
+     "maximum available: on an RTX 3090 a 101,120 byte request was refused against a stated maximum of 101,376.",
+     "shared-memory", 101120, 101376),
     # a register cap named by its count, spills past it
     ("The fused D=256 forward spills its fp32 accumulator past the 255-register cap, so it is unsafe to ship as "
      "default.", "registers", None, 255),
@@ -1912,6 +1916,9 @@ def test_explain24(text: str, resource: str, required: int | None, limit: int | 
     "cuLaunchKernel() failed with Error code: 1\nError Name: CUDA_ERROR_INVALID_VALUE\nError Description: invalid "
     "argument\nTraceback (most recent call last):\n  File \"t.py\", line 30, in <module>\n    kernel.launch(0,0, "
     "[darr, dout])",
+    # a stub that was never implemented, whatever attribute it was asked to set
+    "HIP: implement cuFuncSetAttribute (was an unimplemented stub returning hipErrorUnknown)\n\nEvery use of "
+    "RawKernel.max_dynamic_shared_size_bytes fails on HIP, even when assigning 0.",
     # a program build short of the driver's host heap
     "// the compiler returns CL_OUT_OF_HOST_MEMORY/CL_OUT_OF_RESOURCES for the largest OpenCL FA programs: retry the "
     "build",
@@ -1922,3 +1929,17 @@ def test_explain24(text: str, resource: str, required: int | None, limit: int | 
 ])
 def test_explain24_look_alikes(text: str) -> None:
     assert not _on_chip(text)
+
+
+def test_explain24_a_crashed_launch_under_a_loggers_error_prefix() -> None:
+    # a kernel that crashed (CUDA_ERROR_LAUNCH_FAILED) under a logger whose every line says ERROR: the block size the
+    # code above prints is no block over its bound
+    prefix = "(VllmWorker rank=0 pid=1234) ERROR 05-01 12:00:00 [multiproc_executor.py:520] "
+    lines = ["threadsperblock = 64", "blockspergrid = ceil(n / threadsperblock)",
+             "kernel[blockspergrid, threadsperblock](arr)", "", "but I get these errors on Windows:", "",
+             "2020-01-01 10:00:00,000 - ERROR - Call to cuMemcpyDtoH results in CUDA_ERROR_LAUNCH_FAILED",
+             "Traceback (most recent call last):", '  File "run.py", line 12, in main',
+             "    kernel[blockspergrid, threadsperblock](arr)",
+             '  File "C:\\envs\\lib\\site-packages\\numba\\cuda\\compiler.py", line 497, in __call__',
+             "    sharedmem=self.sharedmem)"]
+    assert not _on_chip("\n".join(prefix + line for line in lines))
