@@ -1806,6 +1806,9 @@ def test_explain23_launch_lines_of_their_own() -> None:
     ("Fix CompileTimeScopedVmemOom in the fused MoE kernel\n\nThe tuned tiles generated a 40.50M VMEM scoped "
      "allocation during the decode trace, strictly exceeding the available 32.00M space.",
      "scoped-vmem", 42467328, 33554432),
+    # (a count of allocations is no size: the request needs XLA's unit)
+    ("Fix CompileTimeScopedVmemOom: each grid step made 1 scoped allocation more than planned and exceeded the "
+     "available 32.00M.", "scoped-vmem", None, 33554432),
     ("The per-page metadata exceeds the 1MB smem budget and the compile dies with 'Ran out of memory in memory space "
      "smem'.", "tpu-smem", None, 1048576),
     # a size, then the bound after "(>", a GPU's name between the size and "limit"
