@@ -315,9 +315,9 @@ def infer(text: str, kb: KnowledgeBase) -> Inference | None:
 
 # A link, or a source location's line number ("[multiproc_executor.py:520]", "execution.jl:120", "kernel.cu(412)",
 # a traceback frame's 'File "core.py", line 1875'), a number in millions or billions ("~268M threads", an overflowed
-# index's size, not a count to read as 268):
+# index's size, not a count to read as 268), a width ("the maximum number of 32-bit registers per SM"):
 # no count of threads or registers.
-_NOT_COUNTS = re.compile(r"\bhttps?://\S+|,\s*line\s+\d+|(?<![\w.])\d+(?:\.\d+)?[MG](?![\w.])|\b[\w./-]+\.(?:py|pyx|c|cc|cpp|cxx|cu|cuh|h|hpp|jl|rs|go|java|mojo|ml)(?::\d+|\(\d+\))")
+_NOT_COUNTS = re.compile(r"\bhttps?://\S+|,\s*line\s+\d+|(?<![\w.])\d+(?:\.\d+)?[MG](?![\w.])|(?<![\w.])\d+[- ]?bits?\b|\b[\w./-]+\.(?:py|pyx|c|cc|cpp|cxx|cu|cuh|h|hpp|jl|rs|go|java|mojo|ml)(?::\d+|\(\d+\))")
 
 
 _CJK_CHARS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
