@@ -1076,6 +1076,134 @@ BATCHES = [
         # "37.22M was the observed scoped allocation that OOMed at 32M" beside a shape's 25344: read as the request
         "code-index:68924678207",
     }), max_lookalike_share=0.45),
+    # explain25: fresh-190 to 197 blind on 1bf55ec, fresh-198 to 203 on 643a7be, fresh-204 to 209 on c42f8e3
+    # consumer-GPU attention add-ons: Wan2GP, SageAttention's Turing branch, comfy-kitchen (blind 12/17)
+    Batch(190, 17, 12 / 17, frozenset({
+        # a fix's title that keeps a size under a bound, a constant named for what a kernel asks, a title with no
+        # failure word, and code comments that cap a size "so the launch fits"
+        "https://github.com/deepbeepmeep/Wan2GP/commit/7fb927c428b364ff4d3f87055e6f7ff97a771ee3",
+        "https://github.com/deepbeepmeep/Wan2GP/blob/8681e9f777f9f847f74a0bdefd13d5b9a6efe12d/shared/sage2_core.py",
+        "https://github.com/woct0rdho/SageAttention/commit/525e10d4e6689185ddfaecd020177677a33eefc4",
+        "https://github.com/Comfy-Org/comfy-kitchen/blob/7d86acf60c88fd6c3c733c0e54db22ef74b8d77f/comfy_kitchen/"
+        "backends/cuda/__init__.py#L1359",
+        "https://github.com/Comfy-Org/comfy-kitchen/blob/7d86acf60c88fd6c3c733c0e54db22ef74b8d77f/tests/"
+        "test_hip_convrot_perf.py",
+    })),
+    # commit messages of TVM, tinygrad, cuda-samples, ncnn, ppl.llm.kernel.cuda (blind 16/23)
+    Batch(191, 23, 21 / 23, frozenset({
+        # WebGPU's default bound in a feature's description, and "shm is not enough" (a GPU's, by its code only)
+        "https://github.com/apache/tvm/commit/cdef3efe414fa4fe2aeaac52e8a8a3ac7097b900",
+        "https://github.com/OpenPPL/ppl.llm.kernel.cuda/commit/b58d673b33f535cf9542011af8f1fa132b7d633d",
+    })),
+    # kernel DSL issues: TileLang, TVM, Warp, CuPy (blind 5/6)
+    Batch(192, 6, 6 / 6, max_lookalike_share=0.7),
+    # look-alikes, fourth batch (blind 18/18)
+    Batch(193, 18, 18 / 18, max_lookalike_share=0.9),
+    # Chinese, Japanese and Korean notes (blind 12/19)
+    Batch(194, 19, 13 / 19, frozenset({
+        # a porting note's 64 KiB per workgroup after CUDA's 48 KiB threshold, a Japanese tile plan at exactly 48 KiB, a
+        # tuning log's "256 arch-VGPR" cap, a Korean format string, a code comment's "shared memory OOM" without a GPU
+        # word, a checker's keyword list
+        "code-index:58022905350",
+        "code-index:61476879142",
+        "code-index:68908572796",
+        "code-index:70726665817",
+        "code-index:57564435982",
+        "code-index:66692405477",
+    })),
+    # TPU comments and PRs in tpu-inference, sglang-jax, JAX (blind 13/15)
+    Batch(195, 15, 14 / 15, frozenset({
+        # documentation of what may happen, no failure
+        "https://github.com/jax-ml/jax/blob/cec06d116c05f0d52adfceee3d3b730fdbcb0ce5/docs/pallas/tpu/details.rst",
+    }), max_lookalike_share=0.45),
+    # frameworks' pre-launch checks: FlashInfer, SGLang, flash-attention, TensorRT-LLM (blind 8/11)
+    Batch(196, 11, 9 / 11, frozenset({
+        # an "invalid argument" whose cause only another project's fix states
+        "https://github.com/NVIDIA/TensorRT-LLM/issues/8179",
+        # "~99 KB sm_120/sm_121 cap" after "over the": the bound's words around a range of architectures
+        "https://github.com/Dao-AILab/flash-attention/commit/96ca9c004ccfb0c6543335ec54e7014498974d41",
+    })),
+    # HPC codes: cuGraph, GROMACS, PIConGPU, CMSSW (blind 9/13)
+    Batch(197, 13, 9 / 13, frozenset({
+        # "invalid device ordinal" whose cause the fixing PR gives as a block "too large for debug runs due to resource
+        # limitations"; a chosen GRF mode's register count; a PME grid's "maximum block size" without a failure word
+        "https://github.com/rapidsai/cugraph/issues/4806",
+        "https://github.com/rapidsai/cugraph/pull/4875",
+        "https://github.com/gromacs/gromacs/commit/5e0927a7a1820954c8e3704fe4ab2049f3c447f8",
+        "https://github.com/gromacs/gromacs/commit/a51fff2cc2b24bb5ca3ad17dae78a5569a4df565",
+    })),
+    # consumer Blackwell and small-smem GPUs (blind 11/15)
+    Batch(198, 15, 13 / 15, frozenset({
+        # a daily summary whose NCCL item is within a look-alike's reach, and "101 376 B" with a space between thousands
+        "https://github.com/voipmonitor/rtx6kpro/blob/29f3863a371d43dfa3c21899911225894037deed/daily-summaries/2026-03/"
+        "2026-03-15.md",
+        "https://github.com/voipmonitor/rtx6kpro/blob/29f3863a371d43dfa3c21899911225894037deed/models/"
+        "kimi-k26-mtp-long-ctx-wip/debugging-methodology.md",
+    }), max_lookalike_share=0.45),
+    # documentation quoting the errors (blind 18/20)
+    Batch(199, 20, 18 / 20, frozenset({
+        # a prediction that names ptxas' message with the opt-in cap; registers stated as a product over a block's file
+        "code-index:63119921546",
+        "code-index:63208989458",
+    })),
+    # Triton and PyTorch on AMD GPUs (blind 16/16)
+    Batch(200, 16, 16 / 16),
+    # Inductor, FlexAttention and autotuning (blind 16/20)
+    Batch(201, 20, 19 / 20, frozenset({
+        # "fix out of resources issue ... on amd gpu" by halving num_warps: threads, read as Triton's shared memory
+        "https://github.com/unslothai/unsloth/commit/79b5c356eabe0b22f1a6455e9ff5b2eed0458d91",
+    })),
+    # Apple, Intel, mobile and WebGPU (blind 7/17)
+    Batch(202, 17, 10 / 17, frozenset({
+        # occupancy collapsing past a cap, a pipeline's thread cap lowered by register pressure, a sort's silent
+        # corruption past a threadgroup, a tuner's cache key, a WebGPU kernel sized for more than the spec's floor, a
+        # test's note, and a maintainer's guess at a work-group size behind CL_OUT_OF_HOST_MEMORY
+        "https://github.com/ml-explore/mlx/commit/63c18414442b2756c059e932f46fc4d7553d4c3d",
+        "https://github.com/ml-explore/mlx/commit/d7de15ed2854cdc082eabe23ffc77ad627c9eaa9",
+        "https://github.com/huggingface/candle/commit/66585359fbd1ca2963faa1cd93306213ee8b6a4d",
+        "https://github.com/tracel-ai/burn/commit/fccdcbf0379a9b3e248509e85b4352abf361b76d",
+        "code-index:58450438914",
+        "code-index:58493715792",
+        "https://github.com/galloty/genefer22/issues/12",
+    })),
+    # hard look-alikes (blind 15/19)
+    Batch(203, 19, 17 / 19, frozenset({
+        # ">64 regs/thread" as the labelled bound beside the SM's 65536; the opt-in cap in a comment without a need
+        "https://github.com/flashinfer-ai/flashinfer/blob/fb28d7242b3506a2348265962041acc1fb56cca4/include/flashinfer/"
+        "sampling.cuh",
+        "https://github.com/flashinfer-ai/flashinfer/blob/fb28d7242b3506a2348265962041acc1fb56cca4/flashinfer/jit/"
+        "attention/fmha_v2/fmha_library.py",
+    }), max_lookalike_share=0.7),
+    # other languages: Halide, Futhark, Aparapi, Candle (blind 9/14)
+    Batch(204, 14, 9 / 14, frozenset({
+        # a reviewer's "It's # of registers", a title without a GPU word, a measured local size, two titles of fixes
+        "https://github.com/halide/Halide/pull/5647",
+        "https://github.com/halide/Halide/commit/b31d52e7dca1eb4ed998f3ae72765dc09232019b",
+        "https://github.com/diku-dk/futhark/issues/1191",
+        "https://github.com/halide/Halide/commit/270a59be740c1aee6abc2202f53b211d69d2502f",
+        "https://github.com/halide/Halide/commit/4a4d45e13782d51d603648b97d435c312461f466",
+    })),
+    # compute shaders in engines and emulators (blind 14/15)
+    Batch(205, 15, 15 / 15, max_lookalike_share=0.45),
+    # Python GPU libraries' issues (blind 6/11)
+    Batch(206, 11, 9 / 11, frozenset({
+        # an illegal access a maintainer traces to shared memory; a block's threads the reviewer ties to registers
+        "https://github.com/bd-j/forcepho/issues/66",
+        "https://github.com/CEED/libCEED/pull/804",
+    })),
+    # quantization libraries (blind 5/6)
+    Batch(207, 6, 5 / 6, frozenset({
+        # "CUDA error: invalid argument" after a launch-bounds mismatch, no resource named
+        "https://github.com/ggml-org/llama.cpp/issues/24064",
+    })),
+    # Chinese vendors' GPUs and accelerators (blind 13/17)
+    Batch(208, 17, 15 / 17, frozenset({
+        # an XPU's per-core SRAM by a variable's name; a fixed OutOfResources before another failure
+        "https://github.com/flagos-ai/FlagGems/commit/efb373be023d10f107d3fda89cb404e2791f97dd",
+        "https://github.com/flagos-ai/FlagGems/commit/417c3949169b1f9ac2de68c4505cf776a87b85b9",
+    })),
+    # look-alikes, sixth batch (blind 18/18)
+    Batch(209, 18, 18 / 18, max_lookalike_share=0.7),
 ]
 
 

@@ -1946,3 +1946,96 @@ def test_explain24_a_crashed_launch_under_a_loggers_error_prefix() -> None:
              '  File "C:\\envs\\lib\\site-packages\\numba\\cuda\\compiler.py", line 497, in __call__',
              "    sharedmem=self.sharedmem)"]
     assert not _on_chip("\n".join(prefix + line for line in lines))
+
+
+# explain25: what fresh-190 to 209 taught, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # newer libtpu drops the space's name after the numbers
+    ("Nightly jobs crash at engine init: `Ran out of memory in memory space smem. Used 1.50M of 1.00M`",
+     "tpu-smem", 1572864, 1048576),
+    ("XLA:TPU compile permanent error. Ran out of memory in memory space vmem. Used 20.00M of 16.00M\n",
+     "vmem", 20971520, 16777216),
+    # the bound as what devices allow
+    ("The wide tiles need more shared memory per block than these GPUs provide: they request 110592 bytes per "
+     "block; both devices allow at most 101376.", "shared-memory", 110592, 101376),
+    # a register cap set by words or by the flag, a register's width no count
+    ("Debug builds of the sort kernel fail to launch on the GPU, so limit register usage to 96 per thread.",
+     "registers", None, 96),
+    ("Bug: the debug build fails to launch, so cap the register usage with -maxrregcount=64 in the CUDA flags",
+     "registers", None, 64),
+    ("The cooperative kernel fails to launch under -G, so limit register usage to 128 per thread to fit the maximum "
+     "number of 32-bit registers per SM.", "registers", None, 128),
+    # a GEMV schedule is a GPU's
+    ("Fix: the GEMV rule uses too much shared memory on the 70B model.", "shared-memory", None, None),
+    # OOMs as a failure
+    ("The autotuned configs make the shared memory OOMs on the GPU for the larger head dims.", "shared-memory", None,
+     None),
+    # a size that leads by an arrow to the failure's name (a guard of the rule below: an arrow after a bound is no
+    # comparison); a bound before an arrow is still the bound
+    ("XLA keeps the gather's output in scoped VMEM, so one gather of [n, vocab] rows exceeds the 16M scoped limit "
+     "once n grows (e.g. [256, 50000] bf16 = 24.4M -> CompileTimeScopedVmemOom).", "scoped-vmem", 25585254, 16777216),
+    ("the kernel's fp32 shared-memory footprint exceeds the H100 default limit (~99KB) -> a failed GPU compile",
+     "shared-memory", None, 101376),
+    # a GPU by its model number that has so much shared memory
+    ("GB10 has 101,376 bytes shared memory. The default MoE configs request ~147KB and fail with OutOfResources.",
+     "shared-memory", 150528, 101376),
+    # a size per CTA named as its limit
+    ("With three stages the kernel needs 65600 B, a little past Turing's 64 KB/CTA limit, so it failed to launch.",
+     "shared-memory", 65600, 65536),
+    # a block's size in brackets after its Chinese name, its bound after 限制在
+    ("注意：这里故意使用了很大的线程块大小 (2048)\n这可能会导致错误，因为：大多数 GPU 的最大线程块大小限制在 1024",
+     "threads", 2048, 1024),
+    # an accelerator's on-chip memory in Triton's words
+    ("OutOfResources: out of resource: NRAM, Required: 1500000, Hardware limit: 1048576", "shared-memory", 1500000,
+     1048576),
+    # a device's size per block opening a list item, then the need
+    ("Three facts measured on the device:\n\n1. 64KB of shared memory per block. The tuned update config asks for\n"
+     "   81920 bytes in both dtypes, and 12 of the cases died\n   with OutOfResources.", "shared-memory",
+     81920, 65536),
+    # a need, then the bound after it (a guard of the rule above: a size per block after a need's verb is the need)
+    ("On this GPU it needs 80 KB of shared memory per block, but the card allows 64 KB, so the launch fails.",
+     "shared-memory", 81920, 65536),
+    # CUDA's 701 by other words
+    ('It fixes a bug: "out of launch resources" on some GPUs after the strides became 64-bit; the CUDA block is now '
+     "32x8 threads.", "registers", None, None),
+    # a workgroup too large, a thread limit exceeded
+    ("Vulkan validation errors on Android:\n- Query pool statistics\n- Compute Shader workgroup too large",
+     "threads", None, None),
+    ("The GPU tiling search failed when a single option exceeds the thread limit.", "threads", None, None),
+    # a sweep of block sizes assigned as a list is no block of 16M threads
+    ("With these settings I get an error about not enough shared memory being available on my RTX 3090:\n\n"
+     "    tile_m = [64, 128]\n    block = [128, 256, 512]", "shared-memory", None, None),
+])
+def test_explain25(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # C++ overload resolution on a tile's storage type
+    "Passing shared-memory tiles to a device function fails to compile:\nerror: no matching function for call to "
+    "'scale_tile'\nnote: candidate function not viable: no known conversion from 'tile_shared_t<float>' to "
+    "'tile_register_t<float>'",
+    # an illegal address by its number
+    "The CUDA graph runner passed sharedMemBytes=0, so kernels using dynamic shared memory failed with CUDA error 700 "
+    "on replay.",
+    # a correctness bug named as such
+    "[KVCache] Fix attention kernel for ROCm\n\nWhen compiling a kernel to ROCm, the local registers must be stored "
+    "and loaded consistently (all vector or all scalar access), or otherwise there will be a correctness issue.",
+    # Level Zero's code alone: device memory or a context far more often
+    "Starting the engine on the second card fails with UR_RESULT_ERROR_OUT_OF_RESOURCES during _compile_to_module; "
+    "parallel compile workers exhausted the Level Zero context.",
+    # a cluster launch without its attribute
+    "  // cudaLaunchKernelExC requires an explicit cluster dimension attribute even for kernels\n  // with "
+    "__cluster_dims__; without it the launch fails with invalid argument.\n  launch_cluster_kernel(kernel, args, "
+    "grid, extern_shared_mem, num_clusters, stream);",
+    # a granularity rule, and two layouts that disagree
+    "AutoWS register budgets must be divisible by 8, so maxRegAutoWS=196 is rejected by the GPU backend.",
+    "wip: disable the scale-factor TMA load, TMA atom/SMEM size mismatch\n\nRoot cause: the TMA atom expects 16384 "
+    "bytes per tile, but the SMEM layout has a cosize of 1024 per stage.\n\nFix requires aligning the TMA atom tile "
+    "with the SMEM layout. The kernel compiles and runs with NaN.",
+    # a launch of no threads
+    "The error is cudaErrorInvalidConfiguration: a launch requesting more shared memory per block than the device "
+    "supports triggers it, as do too many threads. Here we launch a kernel with block size 0 on an empty tensor.",
+])
+def test_explain25_look_alikes(text: str) -> None:
+    assert not _on_chip(text)

@@ -317,7 +317,9 @@ def infer(text: str, kb: KnowledgeBase) -> Inference | None:
 # a traceback frame's 'File "core.py", line 1875'), a number in millions or billions ("~268M threads", an overflowed
 # index's size, not a count to read as 268), a width ("the maximum number of 32-bit registers per SM"):
 # no count of threads or registers.
-_NOT_COUNTS = re.compile(r"\bhttps?://\S+|,\s*line\s+\d+|(?<![\w.])\d+(?:\.\d+)?[MG](?![\w.])|(?<![\w.])\d+[- ]?bits?\b|\b[\w./-]+\.(?:py|pyx|c|cc|cpp|cxx|cu|cuh|h|hpp|jl|rs|go|java|mojo|ml)(?::\d+|\(\d+\))")
+_NOT_COUNTS = re.compile(
+    r"\bhttps?://\S+|,\s*line\s+\d+|(?<![\w.])\d+(?:\.\d+)?[MG](?![\w.])|(?<![\w.])\d+[- ]?bits?\b"
+    r"|\b[\w./-]+\.(?:py|pyx|c|cc|cpp|cxx|cu|cuh|h|hpp|jl|rs|go|java|mojo|ml)(?::\d+|\(\d+\))")
 
 
 _CJK_CHARS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
@@ -430,9 +432,11 @@ def _extents(m: re.Match[str]) -> tuple[int, int, int]:
 
 def _launched(m: re.Match[str]) -> bool:
     """False for a device's own maxima printed as a block ("block dim: (1024,1024,64)" in a dump of CUDA's limits,
-    OpenCL's max work-item sizes 1024x1024x1024): no launch asks for that."""
+    OpenCL's max work-item sizes 1024x1024x1024): no launch asks for that; nor for a sweep of sizes assigned as a
+    list ("block = [128, 256, 512]", the block sizes a Warp benchmark tries, each a block of its own)."""
     x, y, z = _extents(m)
-    return not (x == y == 1024 and z in (64, 1024))
+    sweep = x < y < z and re.search(r"=\s*\[\s*\d", m.group()) is not None
+    return not (x == y == 1024 and z in (64, 1024)) and not sweep
 
 
 # The most registers a thread may have (CUDA and HIP): a larger request is a block's, not a thread's.

@@ -127,5 +127,7 @@ def numbers_near(text: str, start: int, end: int, resource: str | None = None) -
             if later is not None and later != limit:
                 return required, later
             return None, limit
-        return required, None
+        # the requirement; a bound stated after it is the limit ("needs 80 KB of shared memory per block, but the
+        # GPU allows 64 KB")
+        return required, _size(_first(rules.tpu_limit if tpu else rules.limit, window[required_m.end("n"):]))
     return required, limit
