@@ -1204,6 +1204,63 @@ BATCHES = [
     })),
     # look-alikes, sixth batch (blind 18/18)
     Batch(209, 18, 18 / 18, max_lookalike_share=0.7),
+    # explain25, after the helpers' search tools ran out midway: fresh-210 to 216 blind on 58ab2e5
+    # Hugging Face repositories' notes and code (blind 10/13)
+    Batch(210, 13, 11 / 13, frozenset({
+        # a comment's fit to 32KB with no failure; a guide's advice on spills
+        "https://github.com/huggingface/candle/blob/2a13b0f3ff62f7e67013597f2996f764c5735e21/candle-metal-kernels/src/"
+        "kernels/sdpa.rs",
+        "https://github.com/huggingface/kernels/blob/8ac69fc542a4306eade0759ef7c45b4f2ae57df0/kernel-builder/skills/"
+        "xpu-kernels/SKILL.md",
+    })),
+    # forum mirrors, ROCm ATOM, FLA, composable_kernel (blind 8/13)
+    Batch(211, 13, 9 / 13, frozenset({
+        # "its staging tiles need 106496B, over cc120's 99KB cap" without a failure word; a title's "register spill
+        # issue"; a commit whose title names an SMEM OOM fixed beside its grid look-alike; a student's question with
+        # made-up limits
+        "https://github.com/fla-org/flash-linear-attention/commit/0badd10525344c302661395d2d89d9269fde7992",
+        "https://github.com/ROCm/composable_kernel/commit/5a79ff1e8311830c2f9eaaeaa610c541de71b4cf",
+        "https://github.com/ROCm/ATOM/commit/8be36876c1563688fb07cbc0dcc542587e1535ae",
+        "https://www.reddit.com/r/CUDA/comments/1o235gt/maximum_number_threadsblock_blocksgrid/nil0d1u/",
+    })),
+    # Kaggle and Colab, then FLA's commits (blind 4/5)
+    Batch(212, 5, 4 / 5, frozenset({
+        # a footprint that now fits "under cc120's 101376B optin": the fix, no failure word
+        "https://github.com/fla-org/flash-linear-attention/commit/c83d9f1b72dc5913dbc2e492de5db074c12fe4ab",
+    }), max_lookalike_share=0.45),
+    # Stack Overflow tags, then VkFFT, hashcat, gpuweb, DXC (blind 9/15)
+    Batch(213, 15, 9 / 15, frozenset({
+        # one-line bug fixes, a changelog's workaround, a CTS expectation at the default limit, an answer stating
+        # DX11's 32 KB, a question about dispatch dimensions read as threads
+        "https://github.com/DTolm/VkFFT/commit/70febfc83f285859badf74ba31fdcd138ffe150d",
+        "https://github.com/DTolm/VkFFT/commit/2398846d04842867455860e6ac52da50a47c4904",
+        "https://github.com/hashcat/hashcat/blob/d3983edaf22f5370d1bb136c930460bcad2d9f6e/docs/changes.txt",
+        "https://github.com/gpuweb/cts/issues/3352",
+        "https://github.com/microsoft/DirectXShaderCompiler/issues/3934",
+        "https://github.com/gfx-rs/wgpu/pull/2133",
+    }), max_lookalike_share=0.45),
+    # prose look-alikes: ucx, ompi, mimalloc, LuaJIT, wasmtime, redis (blind 18/19)
+    Batch(214, 19, 18 / 19, frozenset({
+        # "asks for 192 registers per thread" after "<=160": the product's bound read first
+        "https://github.com/flashinfer-ai/flashinfer/commit/70cf19ac0de6780078347aa162f88bce03d1ec3d",
+    }), max_lookalike_share=0.8),
+    # PR descriptions and aiter/TileLang commits (blind 8/12)
+    Batch(215, 12, 9 / 12, frozenset({
+        # a register cap at a block size with the count of another function, an autotuner's prune bound raised, a table
+        # of ptxas' static ceilings per architecture
+        "https://github.com/tile-ai/tilelang/commit/3347798ea6a4c4da7985351a1033b557126cdf5b",
+        "https://github.com/ROCm/aiter/commit/186a2075f81aaba1a57bb559ede33a87dcee5e67",
+        "https://github.com/Avarok-Cybersecurity/atlas/pull/903",
+    })),
+    # TPU, second pass: maxtext, EasyDeL, tpu-inference (blind 9/13)
+    Batch(216, 13, 9 / 13, frozenset({
+        # SMEM's capacity per core beside a token count; two titles without a TPU word ("smem oom", "fix VMEM OOM"); a
+        # title that fits scratchpads "within 16MB limit", no failure word
+        "https://github.com/AI-Hypercomputer/maxtext/commit/43f4bcef0ed1452b3c339671aeb847c3fed850ed",
+        "https://github.com/vllm-project/tpu-inference/commit/30e5423c5c47fd6cf7f4362d98c2f6f5fba241e8",
+        "https://github.com/AI-Hypercomputer/maxtext/commit/3fc1d0d1057a0bc5f0f67667ccda195d0f71d2d7",
+        "https://github.com/AI-Hypercomputer/maxtext/commit/9cb8109cbfa1f5004999d3b5c5b1f109521cd661",
+    })),
 ]
 
 

@@ -2005,6 +2005,15 @@ def test_explain24_a_crashed_launch_under_a_loggers_error_prefix() -> None:
     # a sweep of block sizes assigned as a list is no block of 16M threads
     ("With these settings I get an error about not enough shared memory being available on my RTX 3090:\n\n"
      "    tile_m = [64, 128]\n    block = [128, 256, 512]", "shared-memory", None, None),
+    # the bound compared with the requirement right after it, over one stated before
+    ("The MoE kernel spills its accumulator to LDS and overflows the 160 KiB LDS budget on the GPU (observed 269 KiB "
+     "required vs 163 KiB hardware limit).", "shared-memory", 275456, 166912),
+    # a guide's heading "HIP Out of Memory (LDS)" is no device memory
+    ("### 4. HIP Out of Memory (LDS)\n\n**Error:** `LDS size exceeds limit`\n\n**Cause:** Kernel uses more LDS than "
+     "available (64 KB on the GPU).", "shared-memory", None, 65536),
+    # a TPU by its generation
+    ("The kernel prefetches the segment ids into SMEM, so above 512K tokens it fails to compile. Measured on a v5p.",
+     "tpu-smem", None, None),
 ])
 def test_explain25(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]

@@ -74,6 +74,10 @@ def prose_rules() -> ProseRules:
 _KIB_PRODUCT = re.compile(r"(?<![\w.*])(\d{1,4})\s*\*\s*1024(?![\w.]|\s*[*x×]\s*\d)")
 
 
+# what joins a requirement to the bound it was compared with: "269 KiB required vs 163 KiB hardware limit"
+_VERSUS = re.compile(r"[^\n\d]{0,30}?\b(?:vs\.?|versus|against)\s+(?:an?\s+|the\s+)?")
+
+
 def _size(m: re.Match[str] | None) -> int | None:
     if m is None:
         return None
@@ -112,6 +116,15 @@ def numbers_near(text: str, start: int, end: int, resource: str | None = None) -
                      for m in p.finditer(window) if m.start("left") == required_m.start("n")), None)
         if pair is not None:
             limit_m, limit = pair, _size(pair)
+        elif limit_m is not None and limit_m.start("n") < required_m.start("n"):
+            # a bound compared with the requirement right after it wins over one stated before ("exceeding MI355X's
+            # 160 KiB LDS budget (observed 269 KiB required vs 163 KiB hardware limit)")
+            after = required_m.end("n")
+            versus = _VERSUS.match(window, after)
+            if versus is not None:
+                near = _first(rules.tpu_limit if tpu else rules.limit, window[versus.end():versus.end() + 40])
+                if near is not None and near.start("n") == 0:
+                    limit_m, limit = near, _size(near)
     if required is None and not tpu:
         # the nearest argument above, within a traceback's reach
         above = list(rules.code_required.finditer(text, max(0, start - rules.code_reach), start))
