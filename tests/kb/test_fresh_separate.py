@@ -1261,6 +1261,32 @@ BATCHES = [
         "https://github.com/AI-Hypercomputer/maxtext/commit/3fc1d0d1057a0bc5f0f67667ccda195d0f71d2d7",
         "https://github.com/AI-Hypercomputer/maxtext/commit/9cb8109cbfa1f5004999d3b5c5b1f109521cd661",
     })),
+    # fetch and git only: fresh-217 to 220 blind on b2a65c2
+    # commit messages quoting error lines in kernel libraries (blind 11/15)
+    Batch(217, 15, 13 / 15, frozenset({
+        # registers per thread against a file per SM, a block's threads derived; a "register budget overflow" cut
+        # "64->40" in a long description
+        "https://github.com/flashinfer-ai/flashinfer/commit/ade0a4ac9708a2695fde70ca192d25d1a429a797",
+        "https://github.com/deepseek-ai/DeepGEMM/commit/c8a545e590a58a7a8870ff828583b040b16505b2",
+    })),
+    # commit messages quoting error lines in compilers and runtimes (blind 9/10)
+    Batch(218, 10, 9 / 10, frozenset({
+        # "16 KiB, well under the 32 KiB per-threadgroup limit" beside a device-memory OOM ("well below" also opens
+        # cutlass#2692, where the limit was what failed)
+        "https://github.com/ollama/ollama/commit/0c1f7f108de1f01b56e50b384770d5ecab6dface",
+    }), max_lookalike_share=0.45),
+    # error output committed as files, through history (blind 5/7)
+    Batch(219, 7, 5 / 7, frozenset({
+        # an LDS overflow predicted beside "no extra device memory" (a look-alike's words); a bare "invalid
+        # configuration argument", read as the grid
+        "https://github.com/ROCm/aiter/commit/ba59a37aa65a34ed19edb169c7b8ea59e4781af5",
+        "https://github.com/meta-pytorch/tritonbench/blob/52dfb289ff22463d094a66969a0eaad0c8deb9b0/1.txt",
+    }), max_lookalike_share=0.6),
+    # look-alikes, seventh batch (blind 14/18)
+    Batch(220, 18, 17 / 18, frozenset({
+        # "~321 unified VGPRs, where the 256 cap": a need before the cap, read as the cap alone
+        "https://github.com/ROCm/aiter/commit/1f62fea0d977805e05b30c6c72df2c7af8efba46",
+    }), max_lookalike_share=0.8),
 ]
 
 

@@ -2014,6 +2014,10 @@ def test_explain24_a_crashed_launch_under_a_loggers_error_prefix() -> None:
     # a TPU by its generation
     ("The kernel prefetches the segment ids into SMEM, so above 512K tokens it fails to compile. Measured on a v5p.",
      "tpu-smem", None, None),
+    # an assembler's bound in parentheses after the register file's name, across a wrapped line
+    ("feat: add 640-expert top-8 kernels for gfx942/gfx950\n\nOnly subm=4 is provided. The 12mxM tile does not fit at "
+     "640 experts --\nsp3 rejects it with \"s_load_dword exceeds the total number of SGPRs\navailable (102 total "
+     "SGPRs)\", the same limit that keeps 12x384x8 out.", "registers", None, 102),
 ])
 def test_explain25(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
@@ -2045,6 +2049,17 @@ def test_explain25(text: str, resource: str, required: int | None, limit: int | 
     # a launch of no threads
     "The error is cudaErrorInvalidConfiguration: a launch requesting more shared memory per block than the device "
     "supports triggers it, as do too many threads. Here we launch a kernel with block size 0 on an empty tensor.",
+    # compilers refusing code for what it is: a target feature the GPU lacks, a name the headers lack, an attribute
+    # misplaced after __shared__
+    "The quantization kernels fail to build on gfx1201 with `needs target feature vmem-to-lds-load-insts` and the "
+    "legacy path with `Cannot select: intrinsic %llvm.amdgcn.raw.buffer.load.lds`, so the LDS loads need a fallback.",
+    "fix: guard the oversized shared memory enums by CUDA version\n\nThe JIT build breaks on CUDA 13.3 with\n  "
+    'fmha.cuh(136): error: identifier "CU_SHARED_MEMORY_MODE_X" is undefined',
+    "kernel.cuh:488:16: error: 'alignas' attribute cannot be applied to types\n    __shared__ alignas(16) float "
+    "smem_tile[LDS_ELEMS];\nso the LDS tile fails to compile on the GPU",
+    # a fault in kernels that spill, not the spill
+    "The driver computed the scratch wave size 4x too large, causing MMU faults on any GPU kernel that spills "
+    "registers.",
 ])
 def test_explain25_look_alikes(text: str) -> None:
     assert not _on_chip(text)
