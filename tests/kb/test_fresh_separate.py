@@ -99,9 +99,8 @@ BATCHES = [
     }), max_lookalike_share=0.5),
     Batch(23, 40, 41 / 41),
     Batch(24, 38, 39 / 39),
-    Batch(25, 40, 37 / 40, frozenset({
+    Batch(25, 40, 38 / 40, frozenset({
         "https://github.com/intel/llvm/pull/20010",  # SLM exhaustion reported as "out of device memory"
-        "https://github.com/intel/ipex-llm/issues/12872",  # UR out-of-resources from a model too large for the GPU
         "https://github.com/ROCm/legacy-rocm-build/issues/1388",  # the request only in "for example, 1000"
     })),
     Batch(26, 40, 39 / 41, frozenset({
@@ -225,9 +224,8 @@ BATCHES = [
         "https://github.com/johguse/profanity/issues/3",
     }), max_lookalike_share=0.6),
     # AMD, Intel, Apple, WebGPU and OpenCL
-    Batch(61, 15, 13 / 15, frozenset({
+    Batch(61, 15, 14 / 15, frozenset({
         "https://github.com/ptycho/ptypy/issues/497",  # the limit "48kb" a link away from "limit"
-        "https://github.com/intel/ipex-llm/issues/10604",  # -5 that a maintainer calls device memory
     }), max_lookalike_share=0.5),
     # errors pasted into files, release notes, Hugging Face discussions and other trackers
     Batch(62, 27, 26 / 27, frozenset({
@@ -281,13 +279,11 @@ BATCHES = [
         "https://github.com/lllyasviel/FramePack/issues/470",  # "Out Of Resources" only in the title, not the log
     }), max_lookalike_share=0.75),
     # forums and Q&A (the pages corpus held few with an error line; blind 12/17)
-    Batch(73, 17, 13 / 17, frozenset({
+    Batch(73, 17, 14 / 17, frozenset({
         # "need more than 64: calcKernelSupport 68": a request per kernel in prose, beside 1024 threads
         "https://github.com/projectchrono/chrono/pull/793",
         # "enable_smem_spilling" and __launch_bounds__, with ptxas's "0 bytes spill stores"
         "https://forums.developer.nvidia.com/t/how-to-improve-cuda-kernel-performance-with-shared-memory-register-spilling/343323",
-        # SYCL's OUT_OF_RESOURCES on a fused kernel after a device-memory error; the thread leaves it undiagnosed
-        "https://github.com/ggml-org/llama.cpp/issues/25502",
         # a bytecode VM's "255-register budget", nothing in the excerpt says it is not a GPU's
         "https://github.com/nooga/paserati/pull/459",
     }), max_lookalike_share=0.6),
@@ -474,9 +470,7 @@ BATCHES = [
     # kernel languages and compilers, 2025-2026; mostly prose, the threads with logs were known (blind 21/22 on 13bc298)
     Batch(107, 22, 22 / 22, max_lookalike_share=0.7),
     # inference engines and serving stacks, 2025-2026 (blind 17/21 on 44e4dbd)
-    Batch(106, 21, 19 / 21, frozenset({
-        # Level Zero's UR_RESULT_ERROR_OUT_OF_RESOURCES while a model loads on two cards (device memory, by the thread)
-        "https://github.com/intel/llm-scaler/issues/432",
+    Batch(106, 21, 20 / 21, frozenset({
         # an assert on a fixed shared array's size (a shader's own bound, not the device's)
         "https://github.com/ggml-org/llama.cpp/pull/13326",
     }), max_lookalike_share=0.6),

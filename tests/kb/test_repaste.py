@@ -44,7 +44,10 @@ RECOGNISED: list[dict[str, Any]] = [r for r in REPASTE.records() if recognised(r
 # In a JSON field or a Python repr, a message quoted in "#" comments (fresh-144's "# \"Scoped allocation with size
 # 36.25M and limit 32.00M exceeded scoped vmem" over "#  limit by 4.25M.\"") has its first marker after the field's
 # opening quote, not at a line's start, so the next line's marker is not read as a continuation.
-CEILING = {"json-field": 2, "python-repr": 2, "chinese-context": 1, "wrapped-80": 2, "json-error": 2}
+# Wrapped at 80 columns, fresh-205's Unity note ("the maximum number of threads: 256 and I also attached ...") ends a
+# line at its count, the shape of a device query's line ("Maximum number of threads per block: 1024"), which states
+# what the device has, not what failed.
+CEILING = {"json-field": 2, "python-repr": 2, "chinese-context": 1, "wrapped-80": 3, "json-error": 2}
 
 
 def test_the_corpus_is_large_enough_to_mean_something() -> None:
