@@ -1281,6 +1281,43 @@ BATCHES = [
         # "~321 unified VGPRs, where the 256 cap": a need before the cap, read as the cap alone
         "https://github.com/ROCm/aiter/commit/1f62fea0d977805e05b30c6c72df2c7af8efba46",
     }), max_lookalike_share=0.8),
+    # explain26: fresh-221 to 228 blind on e4b8d93
+    # inference engines: flashinfer, V100 forks, llama.cpp forks (blind 8/11)
+    Batch(221, 11, 9 / 11, frozenset({
+        # a need "still needed 64KB" after a budget's "what a 48KB budget needs"; a size as an expression's result
+        # before "at ncols=64) exceeds the per-block limit"
+        "https://github.com/FlashML-org/FreeToken/commit/cbad20c4d82a4b9bf2b3e2c712cae1ce432c2fb5",
+        "https://github.com/TheTom/llama-cpp-turboquant/commit/083630933e87e31e748ab0efe2d8008d03c137b7",
+    })),
+    # PyTorch ecosystem: Inductor, FlexAttention, max-autotune (blind 18/19)
+    Batch(222, 19, 19 / 19),
+    # AMD and ROCm (blind 9/15)
+    Batch(223, 15, 11 / 15, frozenset({
+        # a bound in the sentence before ("fits the 64 KB budget") of the one that exceeds it; "runs out of VGPRs"
+        # beside "bank conflict" (a look-alike's words); an LDS read named before the VGPRs that ran out, read by the
+        # knowledge base's own fallback; a compiler's resource remarks with spills and no failure
+        "code-index:61946710582",
+        "code-index:57187851092",
+        "code-index:71424745585",
+        "code-index:56943212682",
+    })),
+    # forums and code comments: OpenCL local memory, Metal, ptxas (blind 13/15)
+    Batch(224, 15, 15 / 15),
+    # hard look-alikes: host shared memory, CPU compilers, alignment faults (blind 13/17)
+    Batch(225, 17, 16 / 17, frozenset({
+        # ptxas' "'setmaxnreg' ignored" read as registers, as cutlass#3406 labels it (the two labels disagree)
+        "https://github.com/NVIDIA/Fuser/commit/39588eac1f88804313d5fc428cc874b37fa10cc4",
+    }), max_lookalike_share=0.75),
+    # TPU and Pallas, third pass (blind 14/17)
+    Batch(226, 17, 17 / 17, max_lookalike_share=0.45),
+    # consumer and older GPUs (blind 14/14)
+    Batch(227, 14, 14 / 14),
+    # other kernel languages: tinygrad, MLX, TVM, Intel's Triton (blind 10/12)
+    Batch(228, 12, 11 / 12, frozenset({
+        # per-thread scratch space (PTSS) past its bound after a large-GRF retry: labelled registers here and a
+        # look-alike in fresh-181 (intel-xpu-backend-for-triton 73f8fc7e), the same event
+        "https://github.com/intel/intel-xpu-backend-for-triton/commit/a8657428e35d5f2f8f46dfa5d79ce36c066a0c80",
+    }), max_lookalike_share=0.45),
 ]
 
 

@@ -2063,3 +2063,63 @@ def test_explain25(text: str, resource: str, required: int | None, limit: int | 
 ])
 def test_explain25_look_alikes(text: str) -> None:
     assert not _on_chip(text)
+
+
+# explain26: what fresh-221 to 228 taught, in words of our own
+_E26_FILLER = ("The check computes the expected tile from the device's own opt-in value, asserts the planned tile "
+               "through the plan info, and runs the kernel against a float32 reference for both dtypes, so every "
+               "architecture checks the same thing; for one-byte caches the assertion is the only check that runs. ")
+
+
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # a shortage fastened to the phrase needs no GPU word near it (a commit title)
+    ("Skip candidate compute locations that use too much shared memory", "shared-memory", None, None),
+    ("Tests that fail to execute properly due to shared memory constraints on some architectures are skipped now.",
+     "shared-memory", None, None),
+    # a table's VRAM column describes the cards, no device-memory failure; a tilde before the bound
+    ("Fine-tuning fails on these cards.\n\n| GPU | VRAM | Shared mem/block |\n|---|---|---|\n"
+     "| RTX 4090 | 24 GB | 99 KB |\n\nThe compiled flex_attention kernel requires ~128 KB of shared memory per "
+     "block, but these GPUs are capped at ~99 KB per block.", "shared-memory", 131072, 101376),
+    # the sizes stated above the sentence the knowledge base reads
+    ("fix the tile probe\n\nAt head dim 448 the short-query layout costs (104448 bytes) exceeds the\n101376-byte "
+     "per-block opt-in limit of 99KB parts.\n\n" + _E26_FILLER + _E26_FILLER + "On 99KB parts the fallback keeps the "
+     "configuration dispatchable where the small tile would exceed the per-block limit, and on larger-smem parts it "
+     "runs.", "shared-memory", 104448, 101376),
+    # a TPU's pair in parentheses in XLA's units; a TPU by its name with a generation; an array's shape no launch
+    ("* Pallas TPU step at L=8: VMEM OOM at compile (65.09M of 64M at L=8). Fixed by sharing the root scratch.",
+     "vmem", 68251812, 67108864),
+    ("Reproduced VMEM OOM at the production shape on tpu7x:4x8x8: one expert window bf16[1, 7168, 4096] = 56 MiB -> "
+     "112 MiB double-buffered > 64 MiB VMEM", "vmem", 117440512, 67108864),
+    # the scoped limit named beside VMEM; a flag in KiB (and a raised one) is no bound in bytes
+    ("- Hypothesis: the earlier OOM was TPU VMEM pressure.\n- Scoped VMEM OOM is mitigated by "
+     "`LIBTPU_INIT_ARGS=--xla_tpu_scoped_vmem_limit_kib=50000`.", "scoped-vmem", None, None),
+    # a local memory's bytes set equal in a report, beside its limit
+    ("RuntimeError: Too many resources requested: group_segment_size\n\nAfter the reclaim:\n  true local LDS = 131072 "
+     "bytes\n  limit          = 65536 bytes", "shared-memory", 131072, 65536),
+    # the phrase a shortage is fastened to, over one named before it in passing
+    ("// a very large work group size can make the OpenCL build fail due to insufficient local memory, even though it "
+     "is clamped before running", "shared-memory", None, None),
+    # a block's bound in words and by a comparison
+    ("fix threads per block in the persistent heuristic\n\nThreads per block can be larger than 1024 due to ceilDiv.",
+     "threads", None, 1024),
+    ("HIP kernels launched with a workgroup size > 256 and without launch bounds may give wrong results.",
+     "threads", None, 256),
+    # LLVM's spill comments in a GPU's assembly, an architecture with a letter after its number
+    ("Tests fail in CI on gfx90a, caused by the compiler spilling inside the asm block:\n\tbuffer_store_dword v6, off, "
+     "s[80:83], 0 ; 4-byte Folded Spill", "registers", None, None),
+])
+def test_explain26(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # a container's shared memory by its signal (a guard: explain25's src kept it off chip already, through no rule;
+    # the fastened shortage above must not read it)
+    "Add a SIGBUS start-up warning: when insufficient shared memory is mounted for the shards, they die with signal 7.",
+    # an address's alignment
+    "Enforce 128B alignment for every TMA shared memory allocation, to avoid CUDA_ERROR_MISALIGNED_ADDRESS errors.",
+    # OpenCL's out-of-resources from a batch too large for the card's memory, in Chinese
+    "调优：若出现显存不足错误，先减小批次。如出现 cl_out_of_resources 错误，把 --gpu-batch-size 减半。",
+])
+def test_explain26_look_alikes(text: str) -> None:
+    assert not _on_chip(text)

@@ -239,6 +239,29 @@ def property_line(text: str, start: int) -> bool:
             and _LINE_FAILURE.search(text, line, end) is None)
 
 
+# A shortage fastened to the phrase itself ("use too much shared memory", "insufficient shared memory", "shared memory
+# usage exceeds ...") is the phrase's own failure: such a sentence needs no GPU word near it (a commit title, "Skip
+# candidate compute locations that use too much shared memory"); host shared memory's own words still veto it. Not
+# "out of shared memory" (PostgreSQL's lock table) nor "not enough" (a container's /dev/shm): those read host first.
+_TIGHT_BEFORE = re.compile(r"\b(?:too\s+much|insufficient)\s+(?:\w+\s+)?$", re.IGNORECASE)
+_TIGHT_AFTER = re.compile(
+    r"(?:\s+(?:usage|size|footprint|requirements?|use|allocation))?\s+(?:exceed\w*|overflow\w*|constraints?"
+    r"|limitations?|limit\s+exceeded|is\s+(?:not\s+enough|insufficient|too\s+(?:small|large)))\b", re.IGNORECASE)
+
+# A shortage right before a phrase, whichever resource: the phrase it names is what ran short.
+_SHORT_BEFORE = re.compile(
+    r"\b(?:(?:runs?|ran|running)\s+out\s+of|out\s+of|insufficient|not\s+enough|too\s+(?:much|many))\s+(?:\w+\s+)?$",
+    re.IGNORECASE)
+
+
+def _tight(text: str, m: re.Match[str], v: Vocabulary) -> bool:
+    """Whether a shared-memory phrase carries its shortage in the words right before or after it."""
+    if v.resource != "shared-memory":
+        return False
+    return (_TIGHT_BEFORE.search(text, max(0, m.start() - 40), m.start()) is not None
+            or _TIGHT_AFTER.match(text, m.end(), m.end() + 60) is not None)
+
+
 def _accepted(places: _Places, m: re.Match[str], kind: str, v: Vocabulary, entry: Entry, r: Rules) -> bool:
     if _source_line(places.text, m.start()) or _option(places.text, m.start()):
         return False
@@ -254,7 +277,8 @@ def _accepted(places: _Places, m: re.Match[str], kind: str, v: Vocabulary, entry
         return False
     if v.needs is not None and not places.near((v.needs,), m.start(), m.end(), r.context_reach):
         return False
-    if kind != "strong" and not places.near((r.context,), m.start(), m.end(), r.context_reach):
+    if (kind != "strong" and not _tight(places.text, m, v)
+            and not places.near((r.context,), m.start(), m.end(), r.context_reach)):
         return False
     if places.near(r.veto_near, m.start(), m.end(), r.veto_near_reach):
         return False
@@ -286,7 +310,11 @@ def _infer_piece(text: str, kb: KnowledgeBase) -> Inference | None:
         found = [i for v in r.vocabulary if v.entry in entries and v.last == last
                  for i in [_first(places, v, entries[v.entry], r)] if i is not None]
         if found:
-            first = min(found, key=lambda i: i.start)
+            # a phrase its shortage is fastened to names what ran short, over one named earlier in passing ("hoists
+            # every LDS read of a stage and runs out of VGPRs"; "a large work group size can result in build failure
+            # due to insufficient local memory")
+            short = [i for i in found if _SHORT_BEFORE.search(text, max(0, i.start - 40), i.start) is not None]
+            first = min(short or found, key=lambda i: i.start)
             # a launch's print with a block no GPU can run ("grid=(64,1,1), block=(2048,1,1) dyn_smem_bytes=49152")
             # failed for its block, whatever memory it names beside it
             threads = entries.get(THREADS_ENTRY)

@@ -42,13 +42,15 @@ def prose_rules() -> ProseRules:
 
     # Patterns that stand alone: every other key named required_* or limit_* (which one is found first does not
     # depend on their order: _first takes the earliest number)
-    def alone(side: str) -> list[re.Pattern[str]]:
+    def alone(side: str, tpu: bool = False) -> list[re.Pattern[str]]:
+        # (a launch's shared-memory argument is a GPU's: on a TPU "bf16[1, 7168, 4096]" is an array's shape)
         return [re.compile(v, flags) for k, v in raw.items()
-                if k.startswith(side + "_") and k not in (side + "_before", side + "_after")]
+                if k.startswith(side + "_") and k not in (side + "_before", side + "_after")
+                and not (tpu and k == "required_attribute")]
 
-    def required(size: str) -> tuple[re.Pattern[str], ...]:
+    def required(size: str, tpu: bool = False) -> tuple[re.Pattern[str], ...]:
         return (re.compile(raw["required_before"] + size + raw["not_factor"], flags),
-                re.compile(size + raw["required_after"], flags), *alone("required"))
+                re.compile(size + raw["required_after"], flags), *alone("required", tpu))
 
     def limit(size: str) -> tuple[re.Pattern[str], ...]:
         return (re.compile(raw["limit_before"] + size + "(?!" + raw["not_limit"] + ")", flags),
@@ -60,7 +62,7 @@ def prose_rules() -> ProseRules:
         required=required(raw["size"]),
         limit=limit(raw["size"]),
         tpu_resources=frozenset(raw["tpu_resources"]),
-        tpu_required=required(raw["size_tpu"]),
+        tpu_required=required(raw["size_tpu"], tpu=True),
         tpu_limit=limit(raw["size_tpu"]),
         total=(re.compile(raw["total_before"] + raw["size"], flags),
                re.compile(raw["size"] + raw["total_after"], flags)),
@@ -72,6 +74,10 @@ def prose_rules() -> ProseRules:
 # A size written as a product with 1024, as code states it: "LDS_BYTES <= 64 * 1024", "dynamic shared memory <= 227 *
 # 1024" (a static assertion's or a check's words): read as that many KiB.
 _KIB_PRODUCT = re.compile(r"(?<![\w.*])(\d{1,4})\s*\*\s*1024(?![\w.]|\s*[*x×]\s*\d)")
+
+
+# a tilde before a size ("~99 KB")
+_ABOUT = re.compile(r"~\s*(?=\d)")
 
 
 # what joins a requirement to the bound it was compared with: "269 KiB required vs 163 KiB hardware limit"
@@ -102,8 +108,10 @@ def numbers_near(text: str, start: int, end: int, resource: str | None = None) -
     For a TPU resource, sizes may carry XLA's bare units ("16.44M").
     """
     rules = prose_rules()
-    # (markdown's emphasis is no word: "only **99 KB** shared memory/block")
-    window = _KIB_PRODUCT.sub(r"\1 KiB", reflow(text[max(0, start - rules.reach): end + rules.reach]).replace("**", ""))
+    # (markdown's emphasis is no word: "only **99 KB** shared memory/block"; nor is a tilde an approximation's:
+    # "capped at ~99 KB per block")
+    window = _KIB_PRODUCT.sub(r"\1 KiB", _ABOUT.sub("", reflow(text[max(0, start - rules.reach): end + rules.reach])
+                                                    .replace("**", "")))
     tpu = resource in rules.tpu_resources
     required_m = (None if tpu else _first(rules.total, window)) or _first(
         rules.tpu_required if tpu else rules.required, window)

@@ -55,6 +55,12 @@ def summarise(ms: Sequence[Match]) -> list[Match]:
     pairs = {(m.entry.id, m.required, m.limit) for m in ms if m.required is not None and m.limit is not None}
     halves = {(e, r, None) for e, r, _ in pairs} | {(e, None, lim) for e, _, lim in pairs}
     ms = [m for m in ms if (m.entry.id, m.required, m.limit) not in halves]
+    # the scoped limit named beside VMEM is the one that ran short ("Prior OOM was scoped TPU VMEM pressure"): a
+    # fallback of VMEM as a whole gives way to a scoped-VMEM match that states as many numbers
+    def stated(m: Match) -> int:
+        return (m.required is not None) + (m.limit is not None)
+    scoped = max((stated(m) for m in ms if m.entry.resource == "scoped-vmem"), default=-1)
+    ms = [m for m in ms if not (m.entry.fallback and m.entry.resource == "vmem" and stated(m) <= scoped)]
     specific = [m for m in ms if not m.entry.fallback]
     if not specific:
         return list(ms)
