@@ -1318,6 +1318,61 @@ BATCHES = [
         # look-alike in fresh-181 (intel-xpu-backend-for-triton 73f8fc7e), the same event
         "https://github.com/intel/intel-xpu-backend-for-triton/commit/a8657428e35d5f2f8f46dfa5d79ce36c066a0c80",
     }), max_lookalike_share=0.45),
+    # fresh-229 to 236 blind on 06a897b
+    # ML kernel libraries mined less, agent transcripts (blind 10/13)
+    Batch(229, 13, 12 / 13, frozenset({
+        # a state size capped at 256 because of static shared memory, no failure word
+        "https://github.com/MzeroMiko/VMamba/issues/28",
+    }), max_lookalike_share=0.5),
+    # Julia, .NET and Java GPU stacks (blind 13/16)
+    Batch(230, 16, 14 / 16, frozenset({
+        # a hardcoded group size "which can exceed the kernel's max work-group size" as the request; a driver's scratch
+        # allocation for spills, in device memory, read as the spill
+        "https://github.com/JuliaGPU/oneAPI.jl/commit/af0beecc20aa261cd8f4d0f2c3bd56b8fb673ce1",
+        "https://github.com/JuliaGPU/oneAPI.jl/blob/073f3662491b9efa075b49436f2f0a46f6fd92ce/docs/src/troubleshooting.md",
+    })),
+    # scientific HPC codes (blind 14/17)
+    Batch(231, 17, 15 / 17, frozenset({
+        # a padded bin that "barely fits in shared memory", no failure word; Kokkos' team_size as a block's threads (a
+        # rule for it read five Kokkos logs of scratch memory as threads)
+        "https://github.com/flatironinstitute/cufinufft/issues/90",
+        "https://github.com/lammps/lammps/pull/1969",
+    })),
+    # Rust and WebGPU stacks (blind 14/18)
+    Batch(232, 18, 15 / 18, frozenset({
+        # two bounds stated, the 48 KB default labelled over the opt-in cap named after it; "fit in 16k" with a bare
+        # k; a register count the kernels "landed on", no bound
+        "code-index:52887074025",
+        "https://github.com/linebender/vello/commit/e8f8ebbd14a2e6c39d6d4ef8e6f7c12bd440d308",
+        "https://github.com/NVlabs/cuda-oxide/issues/708",
+    })),
+    # mobile, embedded and edge inference (blind 10/15)
+    Batch(233, 15, 11 / 15, frozenset({
+        # a work-group size "lws=960" under GRF pressure read as the shape's numbers; CL_OUT_OF_RESOURCES with SLM named
+        # as one example of device limits; a terse "check local memory size used"; "up to ~140 KB" as the need
+        "https://github.com/openvinotoolkit/openvino/pull/35178",
+        "https://github.com/openvinotoolkit/openvino/pull/36553",
+        "https://github.com/openvinotoolkit/openvino/pull/17150",
+        "https://github.com/microsoft/onnxruntime/pull/29706",
+    })),
+    # rendering engines' GPU compute (blind 9/14)
+    Batch(234, 14, 9 / 14, frozenset({
+        # a block size the compiler lowered, a register cap raised for a ptxas crash, register memory that a workspace
+        # outgrows, occupancy blamed on 45 registers, a mesh shader's output over 32KB: no failure word on the resource
+        "https://github.com/blender/cycles/commit/909c0bf435c992314835fb4d81fc242dc242393b",
+        "https://github.com/blender/cycles/commit/c8a66c5ab30d39e19f09a7ba5607cf7aec6f30b3",
+        "https://github.com/nerfstudio-project/gsplat/issues/68",
+        "https://sjbrown.co.uk/posts/cuda-path-tracing",
+        "https://github.com/3Shain/dxmt/issues/95",
+    }), max_lookalike_share=0.45),
+    # reports in Chinese and Japanese (blind 9/14)
+    Batch(235, 14, 12 / 14, frozenset({
+        # Ascend C's unified buffer without an Ascend word near it
+        "code-index:52002269615",
+        "code-index:54660493639",
+    }), max_lookalike_share=0.45),
+    # hard look-alikes in ML logs (blind 9/10)
+    Batch(236, 10, 10 / 10, max_lookalike_share=0.75),
 ]
 
 

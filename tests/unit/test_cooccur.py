@@ -2107,6 +2107,23 @@ _E26_FILLER = ("The check computes the expected tile from the device's own opt-i
     # LLVM's spill comments in a GPU's assembly, an architecture with a letter after its number
     ("Tests fail in CI on gfx90a, caused by the compiler spilling inside the asm block:\n\tbuffer_store_dword v6, off, "
      "s[80:83], 0 ; 4-byte Folded Spill", "registers", None, None),
+    # cuobjdump's resource usage gives a 701's registers per thread
+    ("CUDA error: too many resources requested for launch\nFunction _Z6kernelPf:\n\tREG:72 STACK:0 SHARED:0 LOCAL:0 "
+     "CONSTANT[0]:360 TEXTURE:0", "registers", 72, None),
+    # wgpu-core's later wording of a workgroup over its invocations, quoted in a shader's comments
+    ("// TODO continue from here\n//  In wgpuDeviceCreateComputePipeline\n   //    Error matching shader requirements "
+     "against the pipeline\n   //    Shader entry point's workgroup size [32, 32, 2] (2048 total invocations) must be "
+     "less or equal to the per-dimension limit [1024, 1024, 64] and the total invocation limit 1024\n\n@compute\n"
+     "@workgroup_size(32, 32, 2)\nfn big() {", "threads", 2048, 1024),
+    # Triton's TMEM line after a note on warps is no thread count
+    ("# as it surfaces on a B200 with num_warps >= 8):\n#   \"out of resource: tensor memory, Required: 640, Hardware "
+     "limit: 512.\n#    Reducing block sizes or `num_stages` may help.\"", "tensor-memory", 640, 512),
+    # a limit's name, then its size in parentheses (Japanese); a size computed as a product (Chinese)
+    ("**猜测**：SM120 の共有メモリ制限 (99KB) を超えたためにタイルの初期化が失敗した。"
+     "Failed to initialize cutlass TMA WS grouped gemm.", "shared-memory", None, 101376),
+    ("症状：tile 改成 8192 后 kernel launch 返回 cudaErrorInvalidValue。\n"
+     "怀疑 smem 超限：8192 点 × 4 分量 × 4B = 128KB，超过单 block 默认上限 48KB（需要 cudaFuncSetAttribute）。",
+     "shared-memory", 131072, 49152),
 ])
 def test_explain26(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
@@ -2120,6 +2137,19 @@ def test_explain26(text: str, resource: str, required: int | None, limit: int | 
     "Enforce 128B alignment for every TMA shared memory allocation, to avoid CUDA_ERROR_MISALIGNED_ADDRESS errors.",
     # OpenCL's out-of-resources from a batch too large for the card's memory, in Chinese
     "调优：若出现显存不足错误，先减小批次。如出现 cl_out_of_resources 错误，把 --gpu-batch-size 减半。",
+    # an invalid argument after an invalid device ordinal, beside a device query's shared memory
+    "Running on \"NVIDIA GeForce RTX 3060\", MaxSharedMemoryPerBlock 49152, MaxSharedMemoryPerBlockOptin 101376\n"
+    "CUDA ERROR (code = 101, invalid device ordinal) at memory.c:200\nCUDA ERROR (code = 1, invalid argument) at "
+    "memory.c:662",
+    # the report ruling shared memory out
+    "定位：prompt.cu 的 kernel launch 报 cudaErrorInvalidValue；前面的 cudaFuncSetAttribute（kPromptSmemBytes）已成功 "
+    "=> 不是 smem 超限。优先排查无效的 cudaStream_t。",
+    # the heap of in-kernel allocations
+    "With the new ensemble kernels an out-of-dynamic GPU memory error may occur for a large number of threads; use the "
+    "older release for higher trajectory counts.",
+    # a driver without non-uniform work-groups (a guard: explain25's src kept it off chip, through no rule)
+    "terminate called after throwing an instance of 'std::runtime_error'\n  what():  in create_kernel "
+    "src/core/CL/CLKernelLibrary.cpp:604: Non uniform workgroup size is not supported!!\nAborted",
 ])
 def test_explain26_look_alikes(text: str) -> None:
     assert not _on_chip(text)
