@@ -1373,6 +1373,39 @@ BATCHES = [
     }), max_lookalike_share=0.45),
     # hard look-alikes in ML logs (blind 9/10)
     Batch(236, 10, 10 / 10, max_lookalike_share=0.75),
+    # fresh-237 to 243 blind on 7f1da4f
+    # newest NVIDIA hardware: GB10, RTX PRO 6000, B300 (blind 10/13)
+    Batch(237, 13, 12 / 13, frozenset({
+        # register pressure as item 8 of ten bugs fixed, "stack overflow" its words
+        "https://github.com/flashinfer-ai/flashinfer/commit/e43f49e43b7367280b4a57b0dc73014bad3e3897",
+    }), max_lookalike_share=0.5),
+    # newest AMD: MI355X, RDNA4, Strix Halo (blind 11/15)
+    Batch(238, 15, 13 / 15, frozenset({
+        # "~321" after the 256 cap (as aiter 1f62fea0 in fresh-220); a table's "VGPRs | 256 (max)"
+        "https://github.com/ROCm/aiter/commit/9459334178916a5e046a66eaaec6c1b4e6bb8a6b",
+        "code-index:55609476544",
+    })),
+    # Intel GPUs (blind 16/21)
+    Batch(239, 21, 20 / 21, frozenset({
+        # per-thread scratch space labelled registers here, off chip in fresh-159, 163 and 181
+        "https://github.com/intel/intel-xpu-backend-for-triton/commit/19f94e630217c3d66c7d4b85cf4fb152be496c39",
+    })),
+    # Apple Silicon (blind 15/18)
+    Batch(240, 18, 16 / 18, frozenset({
+        # "exceeded 1024" a sentence from the threads' name; a test's 65536 "larger enough than" the limit
+        "https://github.com/taichi-dev/taichi/pull/454",
+        "https://github.com/halide/Halide/pull/5588",
+    })),
+    # kernel DSLs (blind 7/10)
+    Batch(241, 10, 8 / 10, frozenset({
+        # a register target below NVVM's range (a floor, not a cap); TMEM atoms whose column mappings differ
+        "https://github.com/triton-lang/triton/pull/11287",
+        "https://sweetapi.com/biondizzle/nvfp4-megamoe-kernel/src/commit/064ececc9af84cc005fedea63f9fca1413eb3441/dsv4",
+    })),
+    # look-alikes with numbers (blind 8/8)
+    Batch(242, 8, 8 / 8, max_lookalike_share=0.8),
+    # agent and benchmark outputs (blind 7/7)
+    Batch(243, 7, 7 / 7, max_lookalike_share=0.6),
 ]
 
 

@@ -2124,6 +2124,20 @@ _E26_FILLER = ("The check computes the expected tile from the device's own opt-i
     ("症状：tile 改成 8192 后 kernel launch 返回 cudaErrorInvalidValue。\n"
      "怀疑 smem 超限：8192 点 × 4 分量 × 4B = 128KB，超过单 block 默认上限 48KB（需要 cudaFuncSetAttribute）。",
      "shared-memory", 131072, 49152),
+    # Intel's register file by the mode that spills; an AMD kernel at its VGPR cap
+    ("cmake: always pass the large register file flag\n\nWithout it, at the default 128 GRF/thread the inner loops of "
+     "the attention kernels spill into scratch on every access.", "registers", None, 128),
+    ("Dispatch on a smaller K to reduce register pressure\n\nK<=8 eliminates all register spills on B580 (GRF 128) for "
+     "every dtype.", "registers", None, 128),
+    ("LLVM hoists the mask out of the loop and keeps it live, and a kernel at 256 VGPRs spills (80 VGPRs in the "
+     "causal variant).", "registers", None, 256),
+    # a size that grew is the need; a bound after an apostrophe of its own; a constant in KiB
+    ("For hdim=256 on SM86 the host-side estimate pushed smem from 96KB to 104KB, exceeding the ~99KB limit.",
+     "shared-memory", 106496, 101376),
+    ("Failed to initialize cutlass TMA WS grouped gemm\n\nThe autotuner skips these tiles because they overflow your "
+     "GPU\u2019s 99KB shared memory.", "shared-memory", None, 101376),
+    ("# LDS budget per workgroup on gfx950: a config whose LDS request exceeds it fails to build (\"local memory (N) "
+     "exceeds limit\"), so the tuner drops it.\n_MAX_LDS_BYTES = 160 * 1024", "shared-memory", None, 163840),
 ])
 def test_explain26(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
@@ -2150,6 +2164,20 @@ def test_explain26(text: str, resource: str, required: int | None, limit: int | 
     # a driver without non-uniform work-groups (a guard: explain25's src kept it off chip, through no rule)
     "terminate called after throwing an instance of 'std::runtime_error'\n  what():  in create_kernel "
     "src/core/CL/CLKernelLibrary.cpp:604: Non uniform workgroup size is not supported!!\nAborted",
+    # a spill the report rules out
+    "The fp16 kernel is 50x slower.\n\nIT IS NOT SPILLING, which was the first guess. The IGC build log says:\n"
+    "    tf32: \"compiled SIMD16 allocated 128 regs and spilled around 28\"\n    fp16: clean, no spill",
+    # Intel's per-thread scratch space, whatever register-file mode the retry used (a guard: explain25's src kept it
+    # off chip; the GRF mode as a register word must not read it)
+    "Skip test_reduce on a770: it needs ~430KB of per-thread scratch space, exceeding the 256KB HW PTSS limit even "
+    "after the existing 256-GRF retry path.",
+    # Metal without non-uniform threadgroups
+    "MTLValidateFeatureSupport:6563: failed assertion `Dispatch Threads with Non-Uniform Threadgroup Size is not "
+    "supported on this device'",
+    # an address's alignment
+    "        with T.Kernel(T.ceildiv(S, block_S), B * H, threads=threads) as (bs, bbh):\n"
+    "            # mind the scope of the shared memory: may cause misaligned address when the buffer is too small\n"
+    "            Beta_shared = T.alloc_shared((block_S,), dtype=input_dtype, scope=\"shared\")",
 ])
 def test_explain26_look_alikes(text: str) -> None:
     assert not _on_chip(text)

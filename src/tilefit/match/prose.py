@@ -80,6 +80,20 @@ _KIB_PRODUCT = re.compile(r"(?<![\w.*])(\d{1,4})\s*\*\s*1024(?![\w.]|\s*[*x×]\s
 _ABOUT = re.compile(r"~\s*(?=\d)")
 
 
+# a size that changed: "pushed smem from 96KB to 104KB, exceeding the ~99KB limit"
+_SIZE_WORDS = r"\d[\d,]*(?:\.\d+)?\s*(?:[KMG]i?B|kB|bytes?|B)"
+_FROM_TO = re.compile(rf"\bfrom\s+({_SIZE_WORDS})\s+to\s+({_SIZE_WORDS})\b")
+
+
+def _changed(m: re.Match[str]) -> str:
+    """The size a change ran into: the new one when it grew (what then overflows), the old one when it shrank (a fix
+    from what overflowed)."""
+    old, new = (parse_size(g.replace(",", "").replace(" ", "")) for g in (m.group(1), m.group(2)))
+    if old is None or new is None:
+        return m.group(0)
+    return "to " + m.group(2) if new[0] > old[0] else "from " + m.group(1)
+
+
 # what joins a requirement to the bound it was compared with: "269 KiB required vs 163 KiB hardware limit"
 _VERSUS = re.compile(r"[^\n\d]{0,30}?\b(?:vs\.?|versus|against)\s+(?:an?\s+|the\s+)?")
 
@@ -110,8 +124,8 @@ def numbers_near(text: str, start: int, end: int, resource: str | None = None) -
     rules = prose_rules()
     # (markdown's emphasis is no word: "only **99 KB** shared memory/block"; nor is a tilde an approximation's:
     # "capped at ~99 KB per block")
-    window = _KIB_PRODUCT.sub(r"\1 KiB", _ABOUT.sub("", reflow(text[max(0, start - rules.reach): end + rules.reach])
-                                                    .replace("**", "")))
+    window = _FROM_TO.sub(_changed, _KIB_PRODUCT.sub(
+        r"\1 KiB", _ABOUT.sub("", reflow(text[max(0, start - rules.reach): end + rules.reach]).replace("**", ""))))
     tpu = resource in rules.tpu_resources
     required_m = (None if tpu else _first(rules.total, window)) or _first(
         rules.tpu_required if tpu else rules.required, window)
