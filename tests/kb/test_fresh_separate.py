@@ -1406,6 +1406,44 @@ BATCHES = [
     Batch(242, 8, 8 / 8, max_lookalike_share=0.8),
     # agent and benchmark outputs (blind 7/7)
     Batch(243, 7, 7 / 7, max_lookalike_share=0.6),
+    # fetch and git only: fresh-244 to 249 blind on f1544db
+    # NVIDIA and RAPIDS libraries (blind 15/16)
+    Batch(244, 16, 16 / 16),
+    # ML compilers and runtimes (blind 11/18)
+    Batch(245, 18, 15 / 18, frozenset({
+        # Triton's singular "out of resource" with no GPU word (a rule without one read ompi#11); a block size made
+        # fixed, its bound in another paragraph; a probe of a mobile GPU's register count, no failure
+        "https://github.com/FlagOpen/FlagGems/commit/18de4d47a1ab5dfbac90f2b92a97b30ee4084722",
+        "https://github.com/facebookincubator/AITemplate/commit/fb4e65a00ea2e244e901119ef5569fed173ab6fb",
+        "https://github.com/pytorch/executorch/commit/09336a6b23b1420a5d3fde3f644d2de68cae801d",
+    })),
+    # middle-size inference engines (blind 10/10)
+    Batch(246, 10, 10 / 10, max_lookalike_share=0.5),
+    # diffusion and attention-kernel code (blind 11/14)
+    Batch(247, 14, 11 / 14, frozenset({
+        # ceilings named in design notes with no failure word: the 48KB static limit, "the whole SMEM ceiling and all
+        # 512 TMEM columns", 1024-aligned smem regions
+        "https://github.com/xlite-dev/ffpa-attn/commit/d45d120738ff2288cf921392f91ec696a2eb65c1",
+        "https://github.com/xlite-dev/ffpa-attn/commit/8d783947d663226baa2fb880909f25ae9f9c3c4a",
+        "https://github.com/xlite-dev/ffpa-attn/commit/9bdf0480a3672ff38e6010d31486ba738b257e57",
+    })),
+    # scientific and HPC libraries (blind 11/15)
+    Batch(248, 15, 11 / 15, frozenset({
+        # "Don't run out of shared memory" (run out of reads host first); register pressure from launch bounds, no
+        # failure; "fit in 32KiB" with no failure word; arrayfire's "too many resources" of a kernel's parameters
+        "https://github.com/openmm/openmm/commit/b281c50aaea33c75e93f87d4612b6b2b61e24f47",
+        "https://github.com/ROCm/rocThrust/commit/cd69826aae687f839a56e04169d4accda4c1dd39",
+        "https://github.com/ROCm/rocPRIM/commit/c8a7f13ac3dc09f4d10c3d10c1a52d628da56ef7",
+        "https://github.com/arrayfire/arrayfire/blob/492718b5a256d4a9d5198fdce89d8fd21772bfda/src/backend/cuda/Array.cpp",
+    })),
+    # look-alike commit messages (blind 9/12)
+    Batch(249, 12, 9 / 12, frozenset({
+        # NCCL's own kernels' shared memory (NCCL is a host shared-memory veto word); launch bounds read as registers,
+        # labelled threads
+        "https://github.com/NVIDIA/nccl/commit/f44ac759fee12ecb3cc6891e9e739a000f66fd70",
+        "https://github.com/NVIDIA/nccl/commit/296855a4291da19e168ef8ba1f2c06c8f45f6f4f",
+        "https://github.com/ROCm/HIP/commit/2b04d249fca544fa2680d82621d0c5735559fbb7",
+    }), max_lookalike_share=0.7),
 ]
 
 

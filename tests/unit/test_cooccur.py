@@ -2138,6 +2138,15 @@ _E26_FILLER = ("The check computes the expected tile from the device's own opt-i
      "GPU\u2019s 99KB shared memory.", "shared-memory", None, 101376),
     ("# LDS budget per workgroup on gfx950: a config whose LDS request exceeds it fails to build (\"local memory (N) "
      "exceeds limit\"), so the tuner drops it.\n_MAX_LDS_BYTES = 160 * 1024", "shared-memory", None, 163840),
+    # a shortage fastened to the phrase needs no other failure word either
+    ("fix softmax exceeds shared memory error", "shared-memory", None, None),
+    ("fix: group_norm modify case because of out-of-shared-memory", "shared-memory", None, None),
+    # a block's bound by its number after "exceeds"
+    ("[AMD] Error out if exceeding max threads per block (#6125)\n\nThis change adds a check to error out if warp size "
+     "* thread size exceeds 1024.", "threads", None, 1024),
+    # Intel's register file by its name, CUDA's spill space by its
+    ("Fix grf spill issues in the GEMV kernel", "registers", None, None),
+    ("remove volatile keyword in the router kernel utils to avoid local mem spill on SM100", "registers", None, None),
 ])
 def test_explain26(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]

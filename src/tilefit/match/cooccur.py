@@ -239,11 +239,13 @@ def property_line(text: str, start: int) -> bool:
             and _LINE_FAILURE.search(text, line, end) is None)
 
 
-# A shortage fastened to the phrase itself ("use too much shared memory", "insufficient shared memory", "shared memory
-# usage exceeds ...") is the phrase's own failure: such a sentence needs no GPU word near it (a commit title, "Skip
-# candidate compute locations that use too much shared memory"); host shared memory's own words still veto it. Not
-# "out of shared memory" (PostgreSQL's lock table) nor "not enough" (a container's /dev/shm): those read host first.
-_TIGHT_BEFORE = re.compile(r"\b(?:too\s+much|insufficient)\s+(?:\w+\s+)?$", re.IGNORECASE)
+# A shortage fastened to the phrase itself ("use too much shared memory", "insufficient shared memory", "exceeds shared
+# memory", "out-of-shared-memory", "shared memory usage exceeds ...") is the phrase's own failure: such a sentence needs
+# no GPU word near it, nor another failure word (a commit title, "Skip candidate compute locations that use too much
+# shared memory"); host shared memory's own words still veto it. Not "out of shared memory" (PostgreSQL's lock table),
+# "run out of shared memory" (a model server's /dev/shm, a process' segments) nor "not enough" (a container's
+# /dev/shm): those read host first.
+_TIGHT_BEFORE = re.compile(r"\b(?:too\s+much|insufficient|exceed(?:s|ed|ing)?|out-of)[\s-]+(?:\w+\s+)?$", re.IGNORECASE)
 _TIGHT_AFTER = re.compile(
     r"(?:\s+(?:usage|size|footprint|requirements?|use|allocation))?\s+(?:exceed\w*|overflow\w*|constraints?"
     r"|limitations?|limit\s+exceeded|is\s+(?:not\s+enough|insufficient|too\s+(?:small|large)))\b", re.IGNORECASE)
@@ -271,14 +273,14 @@ def _accepted(places: _Places, m: re.Match[str], kind: str, v: Vocabulary, entry
     # (a failing phrase is a failure of its own: "NumSpilledVGPRs: 158" in a kernel's metadata)
     if kind != "failing" and property_line(places.text, m.start()):
         return False
-    if kind != "failing" and not _fails(places.text, m.start(), m.end(), r, kind == "strong"):
+    tight = _tight(places.text, m, v)
+    if kind != "failing" and not tight and not _fails(places.text, m.start(), m.end(), r, kind == "strong"):
         return False
     if v.resource == "threads" and block_within(places.text, m.start(), m.end()):
         return False
     if v.needs is not None and not places.near((v.needs,), m.start(), m.end(), r.context_reach):
         return False
-    if (kind != "strong" and not _tight(places.text, m, v)
-            and not places.near((r.context,), m.start(), m.end(), r.context_reach)):
+    if kind != "strong" and not tight and not places.near((r.context,), m.start(), m.end(), r.context_reach):
         return False
     if places.near(r.veto_near, m.start(), m.end(), r.veto_near_reach):
         return False
