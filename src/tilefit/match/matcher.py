@@ -540,9 +540,9 @@ def _stated(text: str, resource: str, start: int, end: int) -> tuple[int | None,
             more_required, more_limit = near(at, to)
             if more_required is not None or more_limit is not None:
                 return more_required, more_limit
-        # then the phrases above it, nearest first: a description states the sizes with the resource's name ("cost
-        # (104448 bytes) exceeds the 101376-byte per-block opt-in limit") and its failure further down in other words
-        # ("the CTA16 dispatch would exceed the per-block limit")
+        # then the first few phrases above it (within the same reach), the later first: a description states the
+        # sizes with the resource's name ("cost (104448 bytes) exceeds the 101376-byte per-block opt-in limit") and its
+        # failure further down in other words ("the CTA16 dispatch would exceed the per-block limit")
         for at, to in reversed(_phrases(text, resource, max(0, start - _PHRASE_REACH), start)):
             more_required, more_limit = near(at, to)
             if more_required is not None or more_limit is not None:
