@@ -983,7 +983,7 @@ BATCHES = [
         "https://github.com/sgl-project/sglang-jax/commit/bd6676701da5fac87b137cc57e7f1d22a4ffb32f",
     })),
     # Intel GPUs and SYCL in commit messages (blind 14/22 on 1362cbe)
-    Batch(181, 22, 14 / 22, frozenset({
+    Batch(181, 22, 13 / 22, frozenset({
         # "256-GRF mode ... halves the maximum work-group size": read as registers, labelled threads
         "https://github.com/intel/intel-xpu-backend-for-triton/commit/1d5a0e8a1efbcc4e78ce4512becdfdf569e44cd3",
         # "non compatible work group size (2048) on BMG": no failure word a rule takes
@@ -994,8 +994,10 @@ BATCHES = [
         "https://github.com/intel/intel-graphics-compiler/commit/c8236df76929785e3c22bcb9d70b2f8393390055",
         # "not enough local memory" in SYCL's sense (SLM): "local memory" is also CUDA's device memory
         "https://github.com/codeplaysoftware/portFFT/commit/c53e1b793dcc1d3f0310fb94a3ebc3d27e5c56d6",
-        # Intel's per-thread scratch space, labelled off chip (as in fresh-159 and 163)
+        # Intel's per-thread scratch space, labelled off chip (as in fresh-159 and 163); most reports label it
+        # registers (fresh-20, 23, 25, 40, 100, 228, 239, 256), and since explain27 the general layer reads it so
         "https://github.com/intel/intel-xpu-backend-for-triton/commit/3b92b8f3d3648476e8fb7b9ee1449df5ab079679",
+        "https://github.com/intel/intel-xpu-backend-for-triton/commit/73f8fc7ec27acb8f58a6d44e42eaf234719d850c",
         "https://github.com/intel/intel-xpu-backend-for-triton/commit/86b5c222e336ddc347a01ad76f256394f524b17e",
         # a hang from fp64 atomics in shared local memory, read as shared memory short
         "https://github.com/intel/torch-xpu-ops/commit/dce22c8a9e0806d459e6e978680391bd4e7bf0cb",
@@ -1444,6 +1446,38 @@ BATCHES = [
         "https://github.com/NVIDIA/nccl/commit/296855a4291da19e168ef8ba1f2c06c8f45f6f4f",
         "https://github.com/ROCm/HIP/commit/2b04d249fca544fa2680d82621d0c5735559fbb7",
     }), max_lookalike_share=0.7),
+    # explain27: fresh-250 to 257 blind on 2f5234b (72/88)
+    # less-mined research repositories (blind 10/12)
+    Batch(250, 12, 10 / 12, frozenset({
+        # XLA's list of the largest VMEM allocations without its headline; ptxas -v's spill lines in a build that
+        # failed for another reason (labelled off chip; 34 other logs with them are labelled registers)
+        "https://github.com/vllm-project/tpu-inference/issues/2803",
+        "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/769",
+    }), max_lookalike_share=0.8),
+    # CUDA runtime wording in C++ projects (blind 4/4)
+    Batch(251, 4, 4 / 4),
+    # hard look-alikes with error lines (blind 11/11)
+    Batch(252, 11, 11 / 11, max_lookalike_share=0.7),
+    # TPU and JAX (blind 9/11)
+    Batch(253, 11, 10 / 11, frozenset({
+        # "v4-8 which has 16MB ... running into this error still": VMEM with its failure two sentences away
+        "https://github.com/vllm-project/vllm/issues/19490",
+    })),
+    # autotuners (blind 9/9)
+    Batch(254, 9, 9 / 9, max_lookalike_share=0.6),
+    # noisy pastes (blind 5/6; Helion's decimal MB relabelled after it)
+    Batch(255, 6, 6 / 6, max_lookalike_share=0.5),
+    # non-NVIDIA stacks (blind 10/13)
+    Batch(256, 13, 12 / 13, frozenset({
+        # a Sophgo chip's "local mem not enough": CUDA's local memory is device memory
+        "https://github.com/flagos-ai/FlagGems/commit/68549b63715ca71eeabe122b45b09f4aade2b2b6",
+    })),
+    # prose with numbers (blind 14/22)
+    Batch(257, 22, 20 / 22, frozenset({
+        # an LDS budget per work-group in a discussion with no failure of it; a register count in a table's cell
+        "https://github.com/fancyIX/sgminer-phi2-branch/issues/31",
+        "code-index:68846686397",
+    })),
 ]
 
 

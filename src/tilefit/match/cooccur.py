@@ -201,7 +201,9 @@ _PROPERTY = re.compile(
     r"|[A-Za-z][^:=\n]{1,80}?(?::|=|[ \t]{2,})[ \t]*[\d(][\d.xX() \t]*(?:[A-Za-z]{1,6}\b)?[ \t]*"
     r"(?:\([^)\n]{0,40}\))?[ \t]*"
     # clinfo's columns
-    rf"|{CLINFO_COLUMN})$",
+    rf"|{CLINFO_COLUMN})"
+    # the last line of a dump pasted inside a quoted field: "Maximum number of threads per block: 1024\"}"
+    r"(?:[\"'`][}\])]{0,3}[,;]?)?$",
     re.MULTILINE,
 )
 

@@ -547,6 +547,17 @@ def _stated(text: str, resource: str, start: int, end: int) -> tuple[int | None,
             more_required, more_limit = near(at, to)
             if more_required is not None or more_limit is not None:
                 return more_required, more_limit
+    elif required is None or limit is None:
+        # one size stated with the phrase, the other with a later one in other words: "larger than 48kb shared
+        # memory usage" ... "(needs 72KB of SMEM ...)". Taken only where it is the other side of a shortage, a
+        # request above its bound.
+        later = _phrases(text, resource, end, min(len(text), start + _PHRASE_REACH))
+        for at, to in later + list(reversed(_phrases(text, resource, max(0, start - _PHRASE_REACH), start))):
+            more_required, more_limit = near(at, to)
+            if required is None and more_required is not None and limit is not None and more_required > limit:
+                return more_required, limit
+            if limit is None and more_limit is not None and required is not None and required > more_limit:
+                return required, more_limit
     return required, limit
 
 

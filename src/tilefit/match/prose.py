@@ -161,7 +161,10 @@ def numbers_near(text: str, start: int, end: int, resource: str | None = None) -
             later = _size(_first(rules.tpu_limit if tpu else rules.limit, window[limit_m.end():]))
             if later is not None and later != limit:
                 return required, later
-            return None, limit
+            # a request stated after that bound, above it, is the requirement ("required to enable larger than 48kb
+            # shared memory ... (needs 72KB of SMEM ...)")
+            need = _size(_first(rules.tpu_required if tpu else rules.required, window[limit_m.end():]))
+            return (need if need is not None and limit is not None and need > limit else None), limit
         # the requirement; a bound stated after it is the limit ("needs 80 KB of shared memory per block, but the
         # GPU allows 64 KB")
         return required, _size(_first(rules.tpu_limit if tpu else rules.limit, window[required_m.end("n"):]))
