@@ -56,7 +56,12 @@ def _children(pid: int) -> set[int]:
     todo = [pid]
     while todo:
         p = todo.pop()
-        for task in Path(f"/proc/{p}/task").glob("*"):
+        try:
+            # (a worker may exit between being listed and being read: its /proc entry is gone)
+            tasks = list(Path(f"/proc/{p}/task").glob("*"))
+        except OSError:
+            continue
+        for task in tasks:
             try:
                 kids = {int(c) for c in (task / "children").read_text().split()}
             except OSError:

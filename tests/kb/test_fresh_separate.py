@@ -1478,6 +1478,125 @@ BATCHES = [
         "https://github.com/fancyIX/sgminer-phi2-branch/issues/31",
         "code-index:68846686397",
     })),
+    # explain27, second to fourth rounds: fresh-258 to 265 blind on 5a4f99a (94/125), fresh-266 to 273 on 5a4f99a
+    # (80/94), fresh-274 to 277 on 5a4f99a too (41/45)
+    # kernel libraries' commits (blind 11/17)
+    Batch(258, 17, 12 / 17, frozenset({
+        # a bound read from a comparison of two devices ("99KB vs SM100's 227KB"); a threads phrase after a KB
+        # fallback's SMEM; a register budget as a limit; test skips and a capacity check with no failure word
+        "https://github.com/flashinfer-ai/flashinfer/commit/862f04ae6782c1f6043453a1386d4e9224c9280c",
+        "https://github.com/NVIDIA/Megatron-LM/commit/826b8a11910b2c8a145aff42082eec5a127f47ba",
+        "https://github.com/NVIDIA/cutlass/commit/34a82c4573b9eddef6cd5ae485a9b483ae9a46a9",
+        "https://github.com/Dao-AILab/quack/commit/9e1499cb605135c8968ec507a1669232c17d6e00",
+        "https://github.com/NVIDIA/cutlass/commit/6e193de446db0e2e4369621eb1a371dc093fe085",
+    }), max_lookalike_share=0.7),
+    # committed outputs and docs (blind 15/15)
+    Batch(259, 15, 15 / 15),
+    # hard look-alikes in commits and comments (blind 14/18)
+    Batch(260, 18, 14 / 18, frozenset({
+        # a diff's comment line, OpenCL's local memory sized in code, a test skip, an LLVM crash printing the host's
+        # x86_64 target
+        "https://github.com/inducer/pycuda/commit/155747d88d5e38c5dcb0962eb893fb13b5a00b66",
+        "https://github.com/inducer/pyopencl/commit/9d6dd85682cd8668781c83bf59b40c2a3a85fbf6",
+        "https://github.com/taichi-dev/taichi/commit/3b0440e117f7c85e765efdf352888daa91130585",
+        "code-index:5448775715",
+    }), max_lookalike_share=0.7),
+    # reports in Chinese, Japanese and Korean (blind 5/14)
+    Batch(261, 14, 5 / 14, frozenset({
+        # Paddle's bare "invalid configuration argument" (the corpus labels 55 such logs off chip, 24 threads); prose
+        # with no failure word
+        "https://github.com/PaddlePaddle/Paddle/issues/30947",
+        "https://github.com/PaddlePaddle/Paddle/issues/36998",
+        "https://github.com/PaddlePaddle/Paddle/issues/25784",
+        "https://github.com/PaddlePaddle/Paddle/issues/23323",
+        "https://github.com/PaddlePaddle/Paddle/pull/58303",
+        "https://github.com/PaddlePaddle/Paddle/issues/34561",
+        "https://github.com/PaddlePaddle/Paddle/issues/14039",
+        "https://github.com/PaddlePaddle/Paddle/issues/26905",
+        "code-index:58309635115",
+    })),
+    # the newest threads (blind 7/12)
+    Batch(262, 12, 10 / 12, frozenset({
+        # an HBM word two paragraphs from the VMEM OOM; Triton's OutOfResources named as the expected behaviour of a
+        # misaligned-address bug
+        "https://github.com/vllm-project/tpu-inference/commit/b82b1ee427a7bcfc8bbcecfd9011c30deba14428",
+        "https://github.com/pytorch/helion/issues/3472",
+    })),
+    # TPU through git (blind 11/15)
+    Batch(263, 15, 11 / 15, frozenset({
+        # sizes after "capacity instead of hardcoded 100 MiB" and ">100MB" read as bounds; an HBM word beside the VMEM;
+        # SMEM in a Pallas comment read as a GPU's
+        "https://github.com/sgl-project/sglang-jax/commit/fb7ea8bffed2b870aa3be51d6e7165a5b05f6be7",
+        "https://github.com/sgl-project/sglang-jax/commit/1a9fa2dc88bc195c9ea527132c514fb7e7bb032a",
+        "https://github.com/sgl-project/sglang-jax/commit/6c5314ec7d4fee4e957959a5ad0a33e041f84bab",
+        "https://github.com/sgl-project/sglang-jax/blob/cddbf6f1cc33cbdd453bd8f36ff7051cf46ca176/python/sgl_jax/srt/mem_cache/host_kv_pool.py",
+    })),
+    # AMD through git (blind 13/13)
+    Batch(264, 13, 13 / 13),
+    # scientific and general CUDA codes (blind 18/21)
+    Batch(265, 21, 18 / 21, frozenset({
+        # OpenCL's CL_OUT_OF_RESOURCES labelled shared memory from the diff's fix; a block's z extent; "only 32k shared
+        # memory" with no GPU word
+        "https://github.com/openwall/john/commit/a7e5b774d035ab958718e6b3dca6e361c76c851f",
+        "https://github.com/lattice/quda/commit/ff6e3d6eff5848ea80983dfc54e97e098007b796",
+        "https://github.com/hashcat/hashcat/commit/3d0e0d5c2dfc3f667a45738262bc712d39aba52d",
+    })),
+    # pull-request and CI comments (blind 13/14)
+    Batch(266, 14, 13 / 14, frozenset({
+        # an unitless request ("`55296` is the required amount") and a bound seven words after "larger than"
+        "https://github.com/pytorch/pytorch/pull/107601",
+    })),
+    # older framework reports (blind 9/9)
+    Batch(267, 9, 9 / 9, max_lookalike_share=0.7),
+    # look-alikes that name other limits (blind 17/17)
+    Batch(268, 17, 17 / 17, max_lookalike_share=0.7),
+    # Triton and its forks (blind 11/13)
+    Batch(269, 13, 11 / 13, frozenset({
+        # PTSS commits that name SLM or OutOfResources first
+        "https://github.com/intel/intel-xpu-backend-for-triton/commit/50f14c4533092702af774ad8e7a27b26f3b41276",
+        "https://github.com/intel/intel-xpu-backend-for-triton/commit/e55ad7e7a60cc71798c6694f0cdf84c4b97fc8a3",
+    }), max_lookalike_share=0.7),
+    # forums (blind 3/6)
+    Batch(270, 6, 3 / 6, frozenset({
+        # threads inferred from fixes, not stated; a question with no error line
+        "https://forums.developer.nvidia.com/t/system-reserved-shared-memory/17511",
+        "https://github.com/celerity/celerity-runtime/pull/91",
+        "https://github.com/acts-project/traccc/pull/194",
+    })),
+    # GPU bindings in other languages (blind 6/9)
+    Batch(271, 9, 6 / 9, frozenset({
+        # AMDGPU.jl's groupsize; a changelog's "launch resources"; CUDA's parameter-size 701 in a driver test
+        "https://github.com/JuliaGPU/AMDGPU.jl/issues/150",
+        "https://github.com/JuliaGPU/CUDA.jl/blob/fd1008df7adde63bd46e078d075e6180c783f9cc/NEWS.md",
+        "code-index:70118172774",
+    }), max_lookalike_share=0.7),
+    # end-user LLM apps (blind 9/13)
+    Batch(272, 13, 10 / 13, frozenset({
+        # a shared-object initialisation failure; a misreported opt-in ceiling; a bogus smpbo = 1
+        "https://github.com/ollama/ollama/issues/18276",
+        "https://github.com/ggml-org/llama.cpp/pull/23766",
+        "https://github.com/ikawrakow/ik_llama.cpp/issues/733",
+    }), max_lookalike_share=0.7),
+    # ML compilers' diagnostics (blind 12/13)
+    Batch(273, 13, 12 / 13, frozenset({
+        # a bound written as 48 << 10 with no failure word
+        "https://github.com/apache/tvm/pull/11478",
+    })),
+    # framework rewordings (blind 14/15)
+    Batch(274, 15, 15 / 15),
+    # look-alikes with numbers (blind 13/13)
+    Batch(275, 13, 13 / 13, max_lookalike_share=0.95),
+    # GPU libraries' commits (blind 8/10)
+    Batch(276, 10, 8 / 10, frozenset({
+        # a WebGPU budget over two paragraphs; cudaErrorInvalidValue from temp-storage aliasing
+        "https://github.com/mlc-ai/mlc-llm/commit/fa7cf711b5233346bdd9b5aa89337e6e46bffa5f",
+        "https://github.com/NVIDIA/cccl/commit/263379dc0bfe888263687ef91569cf803253c579",
+    }), max_lookalike_share=0.7),
+    # committed logs and results (blind 6/7)
+    Batch(277, 7, 6 / 7, frozenset({
+        # the request labelled as the program's constant (160000) where the sentence says 160KB
+        "https://github.com/m8than/amd-kernels/blob/344ddc725382b0682ac6a732b6ecc1216ce15e80/workspaces/ws-gemm/DONE.md",
+    }), max_lookalike_share=0.7),
 ]
 
 

@@ -2214,6 +2214,18 @@ def test_explain26_look_alikes(text: str) -> None:
     # a bound read first and the request stated after it in other words
     ("This is required to allow larger than 48kb shared memory per kernel.\n\nA three-stage fp16 GEMM (needs 72KB "
      "of SMEM, fine on an RTX 4090) comes first.", "shared-memory", 73728, 49152),
+    # (fresh-258 to 273) a bound's own change is its new value; a wrapped sentence that ends on "(e.g. H=32768) and"
+    # is no device property; tpu-inference's ragged paged attention by its short name; a TPU's VMEM per core
+    ("Update the shared memory limit for sm_86, sm_89 and sm_120 from 102400 bytes to 101376 bytes so the GEMM config "
+     "filter stops choosing tiles that fail to launch.", "shared-memory", None, 101376),
+    ("On TPU the default config, which OOMs scoped vmem at large hidden sizes (e.g. H=32768) and\nhard-fails "
+     "autotuning, is skipped now.", "scoped-vmem", None, None),
+    ("Revert \"[Batch RPA] drop the block_size override\" -- fixes smem compile OOM in the nightly perf jobs",
+     "tpu-smem", None, None),
+    ("Tile the fused MoE kernel: v7x per-core VMEM is 64 MB and the old plan exceeded it.", "vmem", None, 67108864),
+    # (fresh-277) a bound the request does not pass is the program's own setting; the one it passes is the device's
+    ("All GEMM kernels fail to launch on gfx942: they request 160KB of dynamic shared memory (`LDS_LIMIT = 163840` in "
+     "the common header), but the hardware only supports 64KB per workgroup.", "shared-memory", 163840, 65536),
 ])
 def test_explain27(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
@@ -2223,6 +2235,11 @@ def test_explain27(text: str, resource: str, required: int | None, limit: int | 
     # an x86 kernel's SIMD registers, inside a name and counted
     "Revert the qk_gemm_specialized_avx512 tiling to 2x2 to fix massive register spilling in the batched path "
     "(acc[8][4] = 32 ZMMs).",
+    # (fresh-258 to 273) a value read before it was written; a POWER CPU's accumulators in ggml's CPU backend
+    "Fix: the ids ref is uninitialized SMEM and was only zeroed under pl.when(sz > 0), so leftover garbage overflowed "
+    "the DMA byte count on v7x.",
+    "ggml-cpu: force inline of the tinyBLAS_PPC accumulator saves so the compiler keeps the MMA accumulators in the "
+    "kernel's register context and avoids spills.",
     # a device query's last line inside a quoted field states what the device has, as it does on its own line
     '{"error": "With ten times the points it stops: CUDA error 9 at kmeans.cu:604\\nDevice 0: \\"GeForce GT 430\\"\\n'
     '  Total amount of shared memory per block:       49152 bytes\\n'

@@ -198,7 +198,10 @@ _PROPERTY = re.compile(
     r"[ \t]*(?:ptxas\s+info\b[^\n]*"
     # vulkaninfo's "maxComputeWorkGroupSize: count = 3" above the three values
     r"|[A-Za-z]\w{1,60}:[ \t]*count[ \t]*=[ \t]*\d+[ \t]*"
-    r"|[A-Za-z][^:=\n]{1,80}?(?::|=|[ \t]{2,})[ \t]*[\d(][\d.xX() \t]*(?:[A-Za-z]{1,6}\b)?[ \t]*"
+    # (a unit after the value, not a sentence going on: "the default config, which OOMs scoped vmem at large
+    # reduction dims (e.g. H=32768) and" ends a wrapped line)
+    r"|[A-Za-z][^:=\n]{1,80}?(?::|=|[ \t]{2,})[ \t]*[\d(][\d.xX() \t]*"
+    r"(?:(?!(?:and|or|but|so|to|of|in|on|at|for|the|with|which)\b)[A-Za-z]{1,6}\b)?[ \t]*"
     r"(?:\([^)\n]{0,40}\))?[ \t]*"
     # clinfo's columns
     rf"|{CLINFO_COLUMN})"

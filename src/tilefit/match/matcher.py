@@ -493,14 +493,18 @@ def match(text: str, kb: KnowledgeBase, targets: TargetSet | None = None) -> lis
 # after it (a thread's description, not the rest of a long log).
 _PHRASE_COPIES = 4
 _PHRASE_REACH = 16384
+# how far either side of a match that states one number of a pair the general layer's phrases are read for the other
+# (a sentence or two: each phrase read costs a search of the prose around it)
+_FILL_REACH = 1500
 
 
-def _stated(text: str, resource: str, start: int, end: int) -> tuple[int | None, int | None]:
+def _stated(text: str, resource: str, start: int, end: int, fill: bool = False) -> tuple[int | None, int | None]:
     """(required, limit) stated in the prose around text[start:end]: sizes for a size resource, else counts.
 
     A title names the resource and the description states the sizes further on, in the same words ("shared memory
     overflow on Navi" ... "a shared memory overflow ... = 131072` bytes -- exceeding the 64KB LDS limit"): later
-    copies of the words are read too, a few, until one states both numbers.
+    copies of the words are read too, a few, until one states both numbers. With `fill` (the general layer's own
+    answer), a pair's missing number is read from the phrases a sentence or two either side.
     """
     from tilefit.match.cooccur import counts_near
     from tilefit.match.prose import numbers_near, prose_rules
@@ -547,12 +551,12 @@ def _stated(text: str, resource: str, start: int, end: int) -> tuple[int | None,
             more_required, more_limit = near(at, to)
             if more_required is not None or more_limit is not None:
                 return more_required, more_limit
-    elif required is None or limit is None:
+    elif fill and (required is None or limit is None):
         # one size stated with the phrase, the other with a later one in other words: "larger than 48kb shared
         # memory usage" ... "(needs 72KB of SMEM ...)". Taken only where it is the other side of a shortage, a
         # request above its bound.
-        later = _phrases(text, resource, end, min(len(text), start + _PHRASE_REACH))
-        for at, to in later + list(reversed(_phrases(text, resource, max(0, start - _PHRASE_REACH), start))):
+        later = _phrases(text, resource, end, min(len(text), end + _FILL_REACH))
+        for at, to in later + list(reversed(_phrases(text, resource, max(0, start - _FILL_REACH), start))):
             more_required, more_limit = near(at, to)
             if required is None and more_required is not None and limit is not None and more_required > limit:
                 return more_required, limit
@@ -584,7 +588,7 @@ def inferred(text: str, kb: KnowledgeBase, offset: int = 0) -> list[Match]:
     found = infer(text, kb)
     if found is None:
         return []
-    required, limit = _stated(text, found.entry.resource, found.start, found.end)
+    required, limit = _stated(text, found.entry.resource, found.start, found.end, fill=True)
     line_start = text.rfind("\n", 0, found.start) + 1
     m = Match(entry=found.entry, start=offset + found.start, end=offset + found.end,
               text=_snippet(text, line_start, found.end + 200),

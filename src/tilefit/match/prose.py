@@ -85,12 +85,20 @@ _SIZE_WORDS = r"\d[\d,]*(?:\.\d+)?\s*(?:[KMG]i?B|kB|bytes?|B)"
 _FROM_TO = re.compile(rf"\bfrom\s+({_SIZE_WORDS})\s+to\s+({_SIZE_WORDS})\b")
 
 
+# a bound named just before a change of size ("Updated the shared memory limit for SM 8.6 ... from 102400 bytes to
+# 101376 bytes"): the change corrects the bound
+_BOUND_CHANGED = re.compile(
+    r"\b(?:limit|cap|capacity|max(?:imum)?|budget|available)\b(?:[^.;\n]|\.(?!\s)){0,60}$", re.IGNORECASE)
+
+
 def _changed(m: re.Match[str]) -> str:
     """The size a change ran into: the new one when it grew (what then overflows), the old one when it shrank (a fix
-    from what overflowed)."""
+    from what overflowed); a bound's new value when the change is the bound's."""
     old, new = (parse_size(g.replace(",", "").replace(" ", "")) for g in (m.group(1), m.group(2)))
     if old is None or new is None:
         return m.group(0)
+    if _BOUND_CHANGED.search(m.string, max(0, m.start() - 80), m.start()) is not None:
+        return "to " + m.group(2)
     return "to " + m.group(2) if new[0] > old[0] else "from " + m.group(1)
 
 
@@ -168,4 +176,12 @@ def numbers_near(text: str, start: int, end: int, resource: str | None = None) -
         # the requirement; a bound stated after it is the limit ("needs 80 KB of shared memory per block, but the
         # GPU allows 64 KB")
         return required, _size(_first(rules.tpu_limit if tpu else rules.limit, window[required_m.end("n"):]))
+    if required is not None and limit is not None and limit >= required:
+        # a bound read first that the request does not pass is a program's own setting ("request 160KB ...
+        # (`MAX_SHARED_MEMORY = 160000` ...), but the MI325X hardware only supports 64KB"): a bound the request
+        # passes, stated in the same reach, is the one it ran into
+        under = [m for p in (rules.tpu_limit if tpu else rules.limit) for m in p.finditer(window)
+                 if (v := _size(m)) is not None and v < required]
+        if under:
+            return required, _size(min(under, key=lambda m: m.start("n")))
     return required, limit
