@@ -86,7 +86,6 @@ BATCHES = [
     Batch(20, 40, 40 / 43, frozenset({
         "https://github.com/kokkos/kokkos/issues/4338",  # "could not find a valid team size"; the cause is elsewhere
         "https://github.com/marin-community/marin/issues/3431",  # a list of numbers under "current blocker"
-        "https://github.com/baldurk/renderdoc/issues/180",  # "which gives us 1024 invocations per work-group"
     })),
     Batch(21, 40, 41 / 43, frozenset({
         "https://github.com/kokkos/kokkos/issues/1299",  # a 701 labelled threads from the maintainer's guess
