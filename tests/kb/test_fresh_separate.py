@@ -1596,6 +1596,128 @@ BATCHES = [
         # the request labelled as the program's constant (160000) where the sentence says 160KB
         "https://github.com/m8than/amd-kernels/blob/344ddc725382b0682ac6a732b6ecc1216ce15e80/workspaces/ws-gemm/DONE.md",
     }), max_lookalike_share=0.7),
+    # explain28: fresh-278 to 293, from issue threads, forums and (mostly) commit messages and code comments read with
+    # git; fresh-278..285 measured blind on the src of 01311b0, fresh-286..293 on 9fd4b87 (the same src), each
+    # committed before anything was learnt from it.
+    # image and video generation (blind 6/7)
+    Batch(278, 7, 6 / 7, frozenset({
+        # two devices' sizes compared in a sentence ("hardcoded, which is 96KB ... which have 48KB (or less)")
+        "https://github.com/HigherOrderCO/HVM1/issues/310",
+    }), max_lookalike_share=0.6),
+    # fine-tuning frameworks (blind 10/13)
+    Batch(279, 13, 10 / 13, frozenset({
+        # sizes stated as approximations in parentheses ("~144 KiB smem", "(~99 KiB) cannot run"); a pruned request
+        # after an arrow ("num_stages=3 -> 133120 B is pruned")
+        "https://github.com/axolotl-ai-cloud/axolotl/commit/c3bc9bb419684f51bc4b1b637570ee364cc0e831",
+        "https://github.com/axolotl-ai-cloud/axolotl/commit/65b87d19bec25aa92d80f7c0263ad4fb56d2707d",
+        # "out of resource" on AMD fixed by fewer warps: threads by the fix, not by the words
+        "https://github.com/unslothai/unsloth/pull/3455",
+    })),
+    # 3D vision ops (blind 10/14)
+    Batch(280, 14, 10 / 14, frozenset({
+        # a block size against a compiler's default with no failure word; a workgroup's "budget" named without
+        # its memory; a comment's "limited by shared memory size" in a header
+        "https://github.com/open-mmlab/mmcv/commit/f41eff28c486a46c7380740186c1e5e2c86342f0",
+        "https://github.com/ArthurBrussee/brush/commit/0bc27f61a26d83be0373708d165723ebfc3096fc",
+        "https://github.com/NVIDIAGameWorks/kaolin/blob/d52da9f86d460e8abcd99037e21ff0bec57997ed/kaolin/csrc/ops/conversions/unbatched_mcube/defines.h",
+        # "insufficient shared memory (i think) during render": the DataLoader's workers only in the last line
+        "https://github.com/facebookresearch/NSVF/issues/40",
+    })),
+    # speech, recommender and graph libraries (blind 12/14)
+    Batch(281, 14, 13 / 14, frozenset({
+        # "Fix the shared memory size issue": no failure word
+        "https://github.com/pytorch/FBGEMM/commit/849dbcc820869a836f1bd36557fd44bef4e8f17d",
+    })),
+    # forums and community pages (blind 7/8)
+    Batch(282, 8, 8 / 8),
+    # quantization libraries (blind 7/13)
+    Batch(283, 13, 9 / 13, frozenset({
+        # "OO shared memory" (a typo for OOM); register pressure as slowness; a bound in source code as "99 * 1024";
+        # "hitting limiting of shared memory" beside bank conflicts
+        "https://github.com/mobiusml/gemlite/commit/3e824b9ca330fee9fc3ac24ae410b3b16d9c293f",
+        "https://github.com/bitsandbytes-foundation/bitsandbytes/commit/b02b657c7607612c9a007d49bedada694f4cd527",
+        "https://github.com/ModelCloud/GPTQModel/blob/f4c327a17eb3e24524d5a97a3d682e3696ae6a28/gptqmodel_ext/awq/quantization_new/gemm/gemm_cuda.cu",
+        "https://github.com/mit-han-lab/llm-awq/issues/80",
+    })),
+    # hard look-alikes from those ecosystems (blind 11/12)
+    Batch(284, 12, 11 / 12, frozenset({
+        # "caps this kernel at 64 regs ... (~89) would spill under the cap": the numbers in a comment's clauses
+        "https://github.com/nerfstudio-project/gsplat/blob/90d7b4b349e379ccf9ee6a8cef76aa40f48bb32e/gsplat/sensors/kernels/cuda/csrc/fisheye_kernel.cu",
+    }), max_lookalike_share=0.8),
+    # per-GPU config tables (blind 16/18)
+    Batch(285, 18, 17 / 18, frozenset({
+        # a 64 KiB LDS request that fits the 64 KiB limit, labelled off chip: explain reports the mention with both
+        "https://github.com/ROCm/aiter/pull/5483",
+    })),
+    # graphics, mining and game GPU code (blind 11/18)
+    Batch(286, 18, 12 / 18, frozenset({
+        # one-line changelog entries with no failure word ("Disable dynamic shared memory on HIP", "hard coded for a
+        # LWS that not all devices support", "required an LWS of 64", "Removed the hard-coded limit of 256 threads")
+        "https://github.com/hashcat/hashcat/commit/ca3beacd93abe1c30a1bb6b33c8ae391f792156d",
+        "https://github.com/hashcat/hashcat/commit/58fa783095cace2ec6cf4962f86898a3520c38d9",
+        "https://github.com/openwall/john/commit/68b16196629eb2f226d54922f0872bf7e6ffea90",
+        "https://github.com/openwall/john/commit/4e0c2e6bc49351ff2bbfab9dbcbca45a7626b846",
+        # look-alikes read on chip: register spilling as device memory to reserve; a copy to local memory that
+        # failed for some workgroup sizes
+        "https://github.com/hashcat/hashcat/commit/13a7b56febd75669c42364617dee1d574173f477",
+        "https://github.com/openwall/john/commit/c5b84c8aaf50bd080e748325f0d6e8d4014d23e6",
+    })),
+    # ML compilers and small frameworks (blind 7/14)
+    Batch(287, 14, 9 / 14, frozenset({
+        # "To allow SMEM > `(48 << 10)` bytes": a bound as a shift; fixes that name the limit only by what they add
+        # (a thread cap, "expanding shared memory when needed", a GRF build flag)
+        "https://github.com/facebookincubator/AITemplate/commit/47503a2fc1902118165de188e56dc9ce7d0c5906",
+        "https://github.com/mlc-ai/mlc-llm/commit/2872f70be279a289f5823c5ccfda474c4531e373",
+        "https://github.com/NVIDIA/TransformerEngine/commit/1e9e48c66dc48077bb180fdc7f800da5e65e3295",
+        "https://github.com/tinygrad/tinygrad/commit/14bdd93bc61187ffe9b793ec949d08175bbda0ae",
+        # a diff's condition "prod(local_size) > 1024 or ... > 65536" read as the register file's bound
+        "https://github.com/tinygrad/tinygrad/commit/d0b8862deafd5cfc13dc6ef092a807fdb2045dd0",
+    }), max_lookalike_share=0.5),
+    # educational CUDA repositories (blind 14/18)
+    Batch(288, 18, 14 / 18, frozenset({
+        # a table of stage sizes ending "~52KB > 48KB"; registers as "workbenches" in an allegory; a test's element
+        # count "N > 32K" read before "99 KB SMEM"; an assertion's message in source code
+        "https://github.com/xlite-dev/LeetCUDA/blob/cb6a0497e829741fc5e3ad5e43a5beed0d85edcd/kernels/hgemm/wmma/hgemm_wmma_stage.cu",
+        "https://github.com/karpathy/llm.c/blob/f1e2ace651495b74ae22d45d1723443fd00ecd3a/dev/cuda/trimat_forward.cu",
+        "https://github.com/Dao-AILab/quack/blob/c8ec3170057987da0ec99883736f381ea1937cf3/tests/test_rmsnorm.py",
+        "https://github.com/Dao-AILab/quack/blob/c8ec3170057987da0ec99883736f381ea1937cf3/quack/transform/hadamard.py",
+    })),
+    # hard look-alikes in GPU commits (blind 15/18)
+    Batch(289, 18, 15 / 18, frozenset({
+        # "an oversized launch is silently dropped"; oneDNN's one-line "fix out of resources errors"
+        "https://github.com/ml-explore/mlx/commit/501882ad7c165a7f41105a1396ec86f45e4928aa",
+        "https://github.com/oneapi-src/oneDNN/commit/744c07e40c1b56e6457d34a68123e76b80d4b058",
+        # a look-alike read on chip: LDS ownership between waves, a visibility bug with no size
+        "https://github.com/ml-explore/mlx/commit/0bff8e839d98a45c5d0ccfeb2b4d4233490f467a",
+    }), max_lookalike_share=0.75),
+    # Vulkan, Metal, OpenCL and DirectX limits (blind 5/8)
+    Batch(290, 8, 5 / 8, frozenset({
+        # "17*257 would need 257 threads" with no bound; the first of two printed local work sizes read
+        "https://github.com/vincefn/pyvkfft/issues/25",
+        "https://github.com/clMathLibraries/clFFT/issues/98",
+        # a look-alike read on chip: shared memory "below 32768, yet" a driver refused the pipeline
+        "https://github.com/Tencent/ncnn/pull/6972",
+    }), max_lookalike_share=0.55),
+    # TPU through torch_xla and JAX libraries (blind 14/17)
+    Batch(291, 17, 14 / 17, frozenset({
+        # VMEM as the tuned setting's total, not its scoped limit; a chip's 128M capacity read before the 16M
+        # default; "VMEM OOM" in a code comment with no TPU word near
+        "https://github.com/pytorch/xla/commit/2abb8568333472b4772a206b51e2d127de982945",
+        "code-index:38787949795",
+        "code-index:52429893196",
+    })),
+    # Intel and Apple through git (blind 8/12)
+    Batch(292, 12, 8 / 12, frozenset({
+        # compiler tests whose register counts are placeholders or settings ("TotalGRFNum=32", a CHECK-NOT line)
+        "https://github.com/intel/intel-graphics-compiler/blob/98fff71643f1d26ba6cc25811e46c780bb022158/IGC/ocloc_tests/features/warnings/spill-warning-has-kernel-name.cl",
+        "https://github.com/intel/intel-graphics-compiler/blob/98fff71643f1d26ba6cc25811e46c780bb022158/IGC/ocloc_tests/retry/final_test_pytorch3.ll",
+        # PTSS scratch labelled off chip here, registers elsewhere (explain27 reads PTSS as registers)
+        "https://github.com/intel/intel-graphics-compiler/blob/98fff71643f1d26ba6cc25811e46c780bb022158/IGC/ocloc_tests/exceeded-scratch-space-limit.cl",
+        # "failed to generate" with the resource only in the title the excerpt lacks
+        "https://github.com/uxlfoundation/oneDNN/pull/2870",
+    }), max_lookalike_share=0.5),
+    # non-English pages (blind 3/3)
+    Batch(293, 3, 3 / 3),
 ]
 
 

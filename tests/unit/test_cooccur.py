@@ -2248,3 +2248,40 @@ def test_explain27(text: str, resource: str, required: int | None, limit: int | 
 ])
 def test_explain27_look_alikes(text: str) -> None:
     assert not _on_chip(text)
+
+
+# explain28: what fresh-278 to 293 taught, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # a count of threads beside registers bounds nothing of the registers; the bound named after its count
+    ("Cap register allocation: on sm_90 the compiler wants more than 128 registers, which is the maximum for 512 "
+     "threads in a block.", "registers", None, 128),
+    # a profiler's count per thread is the kernel's use
+    ("perf: fewer accumulator tiles per warp. Nsight showed 96 regs/thread for the old tiling on the GPU, which "
+     "limited occupancy.", "registers", 96, None),
+    # the other count of a pair stays read where one side is another resource's
+    ("Since the GPU kernel uses many registers (around 40), the per-block limit is exceeded with 1024 threads.",
+     "registers", 40, None),
+    # "capped at the N budget", "over the N budget": the size is the bound
+    ("The GPU kernel's per-workgroup LDS is capped at the 64 KB budget now.", "shared-memory", None, 65536),
+    ("Tile growth pushed the GPU kernel's LDS use over the 64 KB budget.", "shared-memory", None, 65536),
+    # a shortage stated in the next sentence: "If it doesn't fit"
+    ("The launcher asks cudaFuncSetAttribute whether enough shmem is available for the sketch. If it doesn't fit, "
+     "the error stays sticky.", "shared-memory", None, None),
+    # a device's own shared memory is a GPU's
+    ("We print the properties at start-up because a model once hit the device's shared memory limit silently.",
+     "shared-memory", None, None),
+])
+def test_explain28(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # Triton's exception named as the one that was not raised
+    "On this GPU some tuning candidates crash the compiler (PassManager::run failed) rather than raising "
+    "triton.runtime.autotuner.OutOfResources, so the tuner skips them too.",
+    # Python's recursion limit in a test of shared memory
+    "Shared memory support is still broken for PTX: the LDS test dies with RecursionError: maximum recursion depth "
+    "exceeded.",
+])
+def test_explain28_look_alikes(text: str) -> None:
+    assert not _on_chip(text)

@@ -56,6 +56,8 @@ class Rules:
     counts: tuple[re.Pattern[str], ...]
     # the one resource a count pattern reads, where it names what it counts (a work-group's size counts threads)
     count_only: tuple[str | None, ...]
+    # a count of another count resource ("512 threads" beside registers), blanked before the counts are read
+    count_foreign: dict[str, re.Pattern[str]]
     device_reach: int
     device_counts: dict[str, re.Pattern[str]]
 
@@ -92,6 +94,7 @@ def rules() -> Rules:
         count_reach=int(raw["count_reach"]),
         counts=tuple(re.compile(c if isinstance(c, str) else c["pattern"], flags) for c in raw["counts"]),
         count_only=tuple(None if isinstance(c, str) else str(c["only"]) for c in raw["counts"]),
+        count_foreign={k: re.compile(v, flags) for k, v in raw.get("count_foreign", {}).items()},
         device_reach=int(raw["device_reach"]),
         device_counts={k: re.compile(v, flags) for k, v in raw["device_counts"].items()},
         vocabulary=tuple(
@@ -559,6 +562,10 @@ def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | N
     # (a count with thousands separators is one count: "131,072 > 65,536" is not 072 over 65)
     if "," in window:
         window = _THOUSANDS.sub(lambda n: n.group().replace(",", ""), window)
+    # (where a count of the other resource stands: a pattern's reading of it is dropped, its other count kept, as in
+    # "uses many registers (around 35), the limit will be exceeded with 1024 threads")
+    foreign_pattern = r.count_foreign.get(resource)
+    foreign = {u.start() for u in foreign_pattern.finditer(window)} if foreign_pattern is not None else set()
     required: int | None = None
     limit: int | None = None
     # a register file stated in K ("the 64k limit on the number of registers"): the bound unless a count per thread
@@ -575,9 +582,9 @@ def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | N
         if scale > 1 and groups.get("limit") and not groups.get("required"):
             file = file or int(groups["limit"]) * scale
             continue
-        if required is None and groups.get("required"):
+        if required is None and groups.get("required") and m.start("required") not in foreign:
             required = int(groups["required"])
-        if limit is None and groups.get("limit"):
+        if limit is None and groups.get("limit") and m.start("limit") not in foreign:
             limit = int(groups["limit"]) * scale
         if required is not None and limit is not None:
             break
