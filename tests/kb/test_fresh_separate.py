@@ -1718,6 +1718,88 @@ BATCHES = [
     }), max_lookalike_share=0.5),
     # non-English pages (blind 3/3)
     Batch(293, 3, 3 / 3),
+    # fresh-294 to 301: mostly commit messages and code comments of kernel repositories read with git, measured blind
+    # on the src of 5dfd0dc
+    # inference engines' commits (blind 9/15)
+    Batch(294, 15, 10 / 15, frozenset({
+        # a bound replaced by a query, no failure word; a ring kept "under the ... opt-in cap" (no shortage); a warp
+        # count capped by a budget; "~80/thread" caps residency (a design note); launch bounds added on ROCm
+        "https://github.com/alibaba/rtp-llm/commit/2a0cbd61567dc8deabe532b19c3e601d35133d2a",
+        "https://github.com/microsoft/mscclpp/commit/683a5a7648f9f12663332665c6b96231eb03c1f5",
+        "https://github.com/microsoft/mscclpp/commit/c6c1492679f2f08e1cc40913b8551857a6f36d20",
+        "https://github.com/microsoft/mscclpp/commit/c3a4b641acca756d24c9fe6b6ccfa5e0726bf1bd",
+        "https://github.com/NVIDIA/apex/commit/5baa68d3c19892f01266b68bb2f36bfcb3964e15",
+    })),
+    # training stacks' commits (blind 14/19)
+    Batch(295, 19, 14 / 19, frozenset({
+        # "only 99 KB shared memory vs 163 KB on SM80": two devices compared; "to cure some register spilling" in a
+        # scheduler change; a docstring's "overflows the fp32 Triton shared-memory limit" with no GPU word near
+        "https://github.com/vllm-project/flash-attention/commit/fb69aefd44684989ebb73fad3e36bf598574e25f",
+        "https://github.com/vllm-project/flash-attention/commit/199401d31f940d1f062eb9c0233b41ef62baa5ae",
+        "https://github.com/pytorch/torchtitan/blob/b5bcd76c66d0acb1a08b176d9639425bc55e0b2a/torchtitan/experiments/graph_trainer/common_utils.py",
+        # look-alikes read on chip: activations spilled to pinned host memory beside "32 threads per CTA"; "stock
+        # Triton forgave only OutOfResources"
+        "https://github.com/NVIDIA/Megatron-LM/commit/32c1d0d52308cde61668124a61d54cd17ce043e1",
+        "https://github.com/huggingface/kernels-community/commit/5fa680cb642b66d36611f91385f6695d8ba21b69",
+    })),
+    # kernel repositories' commits (blind 7/17)
+    Batch(296, 17, 8 / 17, frozenset({
+        # diffs whose limit is only in code ("kSmemSize >= 48 * 1024", "190 * 1024", "14*1024 -> 16384"); "97KB shared
+        # footprint" as slowness; "which spilled" in a Triton tile's history; "invalid argument" on AMD fixed by fewer
+        # warps; a verifier gating a chunk size; "OOM on consumer GPUs" with the size in a Spanish test comment
+        "https://github.com/Dao-AILab/causal-conv1d/commit/5e4539b9e6c7e98706351bb17682c2242a09572a",
+        "https://github.com/deepseek-ai/DeepEP/commit/fb2c0586abc02c478e6ac0f97900820dd3ca4b37",
+        "https://github.com/deepseek-ai/DeepEP/commit/a98155dc7197cb23d73760f7fa592c53e50f2edd",
+        "https://github.com/fla-org/flash-linear-attention/commit/73034276ef6bcfa5e5080471abf64fd7ba67cafd",
+        "https://github.com/fla-org/flash-linear-attention/commit/cdd1d158780548ab698dc684bd563f61ba107093",
+        "https://github.com/fla-org/flash-linear-attention/commit/aa42354ef79909557a7f41757aa13b794ef16bca",
+        "https://github.com/fla-org/flash-linear-attention/commit/59cefeafa45cdc72cbf233062a17a1b93803ba7f",
+        "https://github.com/state-spaces/mamba/commit/64705420ac897e4e95f42c1e6959aceb147535c6",
+        # a look-alike read on chip: wrong gradients from racing programs in the low-shared-memory tier
+        "https://github.com/fla-org/flash-linear-attention/commit/e4c7f88008da25a085f037b1f44a650f82ee4483",
+    })),
+    # code comments stating limits (blind 15/22)
+    Batch(297, 22, 15 / 22, frozenset({
+        # "causes spills in fwd kernel!" and "maybe too many registers here" with no GPU word near; a register file per
+        # SM as a threshold; a bound as "99 * 1024" in a macro; "from 227KB to 228KB and we get invalid argument"; "is
+        # 228KB even though we only need 227KB"; "99 KB vs 163 KB on SM80"
+        "https://github.com/NVIDIA/apex/blob/6424da3b4faa6c8f062da4a48c424fff3f02d42d/apex/contrib/csrc/groupbn/batch_norm.h#L217",
+        "https://github.com/NVIDIA/apex/blob/6424da3b4faa6c8f062da4a48c424fff3f02d42d/apex/contrib/csrc/group_norm_v2/gn_cuda_host_template.cuh#L104",
+        "https://github.com/mit-han-lab/omniserve/blob/02b2925aa6fa3b92b06316a1524b7f38922cd9c8/kernels/csrc/qgemm/w8a8/w8a8_gemm_cuda.cu#L41",
+        "https://github.com/vllm-project/flash-attention/blob/617264c1c7955c9e84817654ebeedff069f3c5f1/hopper/mainloop_fwd_sm90_tma_gmma_ws.hpp#L316",
+        "https://github.com/vllm-project/flash-attention/blob/617264c1c7955c9e84817654ebeedff069f3c5f1/hopper/epilogue_bwd.hpp#L351",
+        "https://github.com/vllm-project/flash-attention/blob/617264c1c7955c9e84817654ebeedff069f3c5f1/flash_attn/cute/flash_bwd_sm120.py#L5",
+        "https://github.com/deepseek-ai/DeepEP/blob/dd758caf451848bd150e1046af3d0a73e5fff38d/csrc/kernels/legacy/internode.cu#L1662",
+    })),
+    # hard look-alikes in training stacks' commits (blind 9/10)
+    Batch(298, 10, 9 / 10, frozenset({
+        # occupancy tuning that names "register/shared memory constraints" and a possible spill
+        "https://github.com/deepspeedai/DeepSpeed/commit/000ca1913b0fcd79256a8ed743d9517acc3f5727",
+    }), max_lookalike_share=1.0),
+    # Rust, C++ and web inference engines (blind 10/15)
+    Batch(299, 15, 10 / 15, frozenset({
+        # fixes that only add what the limit asks (the opt-in attribute, launch bounds), "to avoid spilling in some
+        # cases", a WGSL check against a fixed 16384 default
+        "https://github.com/EricLBuehler/mistral.rs/commit/668ef606393fe18d46262874b7c2e6a1e5e10f00",
+        "https://github.com/tracel-ai/cubecl/commit/58554295be18ba24bb8dc8b90ab7a4cbe1da2b9b",
+        "https://github.com/tracel-ai/cubecl/commit/644f637f275a2193e0aeb6c8f2b8ccb4985d64d5",
+        "https://github.com/WebKit/WebKit/pull/29753",
+        # a look-alike read on chip: an Adreno compiler crash worked around with the shared-memory reduction
+        "https://github.com/ggml-org/whisper.cpp/commit/809b3aaff088297814f048d8aa3ac779edbdd72b",
+    })),
+    # less-mined issue trackers (blind 6/8)
+    Batch(300, 8, 7 / 8, frozenset({
+        # a program's own staging buffer in shared memory, caught by a device-side assert
+        "https://github.com/deepseek-ai/DeepEP/issues/722",
+    })),
+    # notebook and course outputs (blind 10/15)
+    Batch(301, 15, 12 / 15, frozenset({
+        # the bound as a block's sides ("the largest square blocks I can get is 32*32")
+        "code-index:10899518355",
+        "code-index:6256085617",
+        # a look-alike read on chip: Numba's CUDA_ERROR_INVALID_VALUE from a None argument, in a comment
+        "code-index:61369045347",
+    })),
 ]
 
 

@@ -2270,6 +2270,20 @@ def test_explain27_look_alikes(text: str) -> None:
     # a device's own shared memory is a GPU's
     ("We print the properties at start-up because a model once hit the device's shared memory limit silently.",
      "shared-memory", None, None),
+    # (fresh-294 to 301) CUDA's 701 names neither count: a thread count beside it is its own
+    ("# Max 128 threads on this Jetson, else the launch dies:\n"
+     "# pycuda._driver.LaunchError: cuLaunchKernel failed: too many resources requested for launch",
+     "registers", None, 128),
+    # the largest as the bound, not a block's side
+    ("The largest block that runs is 16*64. On CUDA the largest number of threads in a block is 1024.\n"
+     "numba.cuda.cudadrv.driver.CudaAPIError: [1] Call to cuLaunchKernel results in CUDA_ERROR_INVALID_VALUE",
+     "threads", None, 1024),
+    # a size against a budget
+    ("The padded layout pushes the GPU kernel's LDS tile to 180 KB against a 163,840 B budget, so it drops a stage.",
+     "shared-memory", 184320, 163840),
+    # NCCL-EP's kernels are GPU kernels
+    ("NCCL-EP dispatch: the 6x4x7168 = 168KB ring exceeds the 48KB static cap, so it moves to dynamic shared memory.",
+     "shared-memory", 172032, 49152),
 ])
 def test_explain28(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
@@ -2282,6 +2296,13 @@ def test_explain28(text: str, resource: str, required: int | None, limit: int | 
     # Python's recursion limit in a test of shared memory
     "Shared memory support is still broken for PTX: the LDS test dies with RecursionError: maximum recursion depth "
     "exceeded.",
+    # the class caught by code quoted in a message, not raised
+    "Move the static_assert so the autotuner catches it:\n"
+    "    except (OutOfResources, CompileTimeAssertionFailure, PTXASError):\n"
+    "        return [float('inf')] * 3",
+    # host shared memory of data-loading workers, named by the command's flag
+    "insufficient shared memory (my guess) when rendering on the GPU box\nThe crash goes away when I pass "
+    "--num-workers=0.",
 ])
 def test_explain28_look_alikes(text: str) -> None:
     assert not _on_chip(text)

@@ -58,6 +58,8 @@ class Rules:
     count_only: tuple[str | None, ...]
     # a count of another count resource ("512 threads" beside registers), blanked before the counts are read
     count_foreign: dict[str, re.Pattern[str]]
+    # entries whose error names neither count resource (CUDA's 701): a count of either is theirs
+    count_either: frozenset[str]
     device_reach: int
     device_counts: dict[str, re.Pattern[str]]
 
@@ -95,6 +97,7 @@ def rules() -> Rules:
         counts=tuple(re.compile(c if isinstance(c, str) else c["pattern"], flags) for c in raw["counts"]),
         count_only=tuple(None if isinstance(c, str) else str(c["only"]) for c in raw["counts"]),
         count_foreign={k: re.compile(v, flags) for k, v in raw.get("count_foreign", {}).items()},
+        count_either=frozenset(raw.get("count_either", ())),
         device_reach=int(raw["device_reach"]),
         device_counts={k: re.compile(v, flags) for k, v in raw["device_counts"].items()},
         vocabulary=tuple(
@@ -540,7 +543,8 @@ def per_dimension(text: str, start: int, end: int, read: tuple[int | None, int |
     return over[0] if over else None
 
 
-def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | None, int | None]:
+def counts_near(text: str, resource: str, start: int, end: int,
+                foreign: bool = True) -> tuple[int | None, int | None]:
     """(required, limit) counts stated near text[start:end] for a count resource (threads, registers); else None.
 
     The rules are read in order: a count comes from the first rule that states it, so a rule naming both counts
@@ -564,8 +568,8 @@ def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | N
         window = _THOUSANDS.sub(lambda n: n.group().replace(",", ""), window)
     # (where a count of the other resource stands: a pattern's reading of it is dropped, its other count kept, as in
     # "uses many registers (around 35), the limit will be exceeded with 1024 threads")
-    foreign_pattern = r.count_foreign.get(resource)
-    foreign = {u.start() for u in foreign_pattern.finditer(window)} if foreign_pattern is not None else set()
+    foreign_pattern = r.count_foreign.get(resource) if foreign else None
+    others = {u.start() for u in foreign_pattern.finditer(window)} if foreign_pattern is not None else set()
     required: int | None = None
     limit: int | None = None
     # a register file stated in K ("the 64k limit on the number of registers"): the bound unless a count per thread
@@ -582,9 +586,9 @@ def counts_near(text: str, resource: str, start: int, end: int) -> tuple[int | N
         if scale > 1 and groups.get("limit") and not groups.get("required"):
             file = file or int(groups["limit"]) * scale
             continue
-        if required is None and groups.get("required") and m.start("required") not in foreign:
+        if required is None and groups.get("required") and m.start("required") not in others:
             required = int(groups["required"])
-        if limit is None and groups.get("limit") and m.start("limit") not in foreign:
+        if limit is None and groups.get("limit") and m.start("limit") not in others:
             limit = int(groups["limit"]) * scale
         if required is not None and limit is not None:
             break

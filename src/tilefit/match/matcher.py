@@ -362,7 +362,10 @@ def _with_prose_numbers(text: str, m: Match, c: _Candidate, budget: ProseBudget,
     if not budget.take():
         return m
     # sizes, or counts of threads or registers ("the maximum threads per block (1024)"), stated next to the match
-    required, limit = _stated(text, m.entry.resource, c.start, c.end)
+    from tilefit.match.cooccur import rules
+
+    required, limit = _stated(text, m.entry.resource, c.start, c.end,
+                              foreign=m.entry.id not in rules().count_either)
     required = m.required if m.required is not None else (required if required != m.limit else None)
     limit = m.limit if m.limit is not None else (limit if limit != m.required else None)
     if required == m.required and limit == m.limit:
@@ -498,13 +501,15 @@ _PHRASE_REACH = 16384
 _FILL_REACH = 1500
 
 
-def _stated(text: str, resource: str, start: int, end: int, fill: bool = False) -> tuple[int | None, int | None]:
+def _stated(text: str, resource: str, start: int, end: int, fill: bool = False,
+            foreign: bool = True) -> tuple[int | None, int | None]:
     """(required, limit) stated in the prose around text[start:end]: sizes for a size resource, else counts.
 
     A title names the resource and the description states the sizes further on, in the same words ("shared memory
     overflow on Navi" ... "a shared memory overflow ... = 131072` bytes -- exceeding the 64KB LDS limit"): later
     copies of the words are read too, a few, until one states both numbers. With `fill` (the general layer's own
-    answer), a pair's missing number is read from the phrases a sentence or two either side.
+    answer), a pair's missing number is read from the phrases a sentence or two either side. Without `foreign` (an
+    error that names neither count resource), a count of the other one is read as well.
     """
     from tilefit.match.cooccur import counts_near
     from tilefit.match.prose import numbers_near, prose_rules
@@ -522,7 +527,7 @@ def _stated(text: str, resource: str, start: int, end: int, fill: bool = False) 
                     limit if limit is None or limit >= _MIN_SHARED else None)
         if resource in prose_rules().resources:
             return numbers_near(text, at, to, resource)
-        return counts_near(text, resource, at, to)
+        return counts_near(text, resource, at, to, foreign)
 
     required, limit = near(start)
     words, after, at = text[start:end].lower(), "", 0
