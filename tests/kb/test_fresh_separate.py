@@ -1800,6 +1800,48 @@ BATCHES = [
         # a look-alike read on chip: Numba's CUDA_ERROR_INVALID_VALUE from a None argument, in a comment
         "code-index:61369045347",
     })),
+    # fresh-302 to 309: error lines searched by their own words, measured blind on the src of bc34e59
+    # Triton's error line by hardware limit (blind 18/18)
+    Batch(302, 18, 18 / 18),
+    # CUDA launch-configuration errors (blind 9/14)
+    Batch(303, 14, 12 / 14, frozenset({
+        # a slide with the run that worked (1024 threads) above the one that failed (1025); a kernel "resource-limited
+        # below the 1024-thread hardware block maximum" in a debug build, no resource named
+        "code-index:18351464307",
+        "https://github.com/NVIDIA/warp/commit/44f85fe1da6cb49b2f62e42d0eda3a7e980718a6",
+    })),
+    # ptxas and nvlink output (blind 10/16)
+    Batch(304, 16, 10 / 16, frozenset({
+        # ptxas's line annotated by hand ("0x19da60 = 1,694,304 bytes, 0x29000 = 167,936 max"); the regcount error
+        # quoted with placeholders in prose
+        "code-index:63460481006",
+        "code-index:67109327461",
+        # ptxas's resource report and spill warnings with nothing failing, labelled off chip here (12 of the 15 corpus
+        # logs with "Registers are spilled to local memory" are labelled registers)
+        "code-index:45061562791",
+        "code-index:57125445632",
+        "code-index:9259244886",
+        "code-index:38758340087",
+    })),
+    # AMD and HIP lines (blind 10/12)
+    Batch(305, 12, 12 / 12, max_lookalike_share=0.45),
+    # Metal, SYCL and WebGPU lines (blind 7/8)
+    Batch(306, 8, 7 / 8, frozenset({
+        # SYCL's registers per work-item times work-items: explain reports the work-group's total (69632)
+        "code-index:60306253816",
+    })),
+    # hard look-alikes with error lines (blind 9/10)
+    Batch(307, 10, 9 / 10, frozenset({
+        # sizes in hexadecimal in prose ("overflow shared memory (0x40100 > 0x38c00 max)")
+        "https://github.com/pytorch/helion/commit/00d93b4795af9f8ca2a40d1848592aa4a9e1995b",
+    }), max_lookalike_share=0.85),
+    # forums and discussions (blind 9/9)
+    Batch(308, 9, 9 / 9),
+    # Stack Overflow (blind 3/5)
+    Batch(309, 5, 4 / 5, frozenset({
+        # a VGPR count declared lower than the registers the code uses, an accounting bug with no failure word
+        "https://github.com/Zaneham/BarraCUDA/issues/109",
+    }), max_lookalike_share=0.45),
 ]
 
 

@@ -2284,6 +2284,23 @@ def test_explain27_look_alikes(text: str) -> None:
     # NCCL-EP's kernels are GPU kernels
     ("NCCL-EP dispatch: the 6x4x7168 = 168KB ring exceeds the 48KB static cap, so it moves to dynamic shared memory.",
      "shared-memory", 172032, 49152),
+    # (fresh-302 to 309) AMDGPU's bound on a work-group by its attribute's name
+    ("RuntimeError: launch block size 512x1x1 = 512 threads exceeds the AMDGPU default max_flat_workgroup_size of "
+     "256", "threads", 512, 256),
+    # a GPU's model number is no count
+    ("// The RTX 4070 has a limit of 1024 threads per block; this demo launches 1100.\nkernel<<<1, 1100>>>();",
+     "threads", 1100, 1024),
+    # a few words between "supports" and "up to"; a request beside the bound it met
+    ("The work division is rejected on the GPU: CUDA supports only a block size up to 64 for z.", "threads", None,
+     64),
+    ("The chosen GPU thread block size for z is too big: it was trying to use 80, when the limit was 64.",
+     "threads", 80, 64),
+    # a register count a kernel needs, by its unit (not a factor of a product)
+    ("GPU kernels sometimes exceed the 256-VGPR hardware limit, e.g. a tile needing ~270 VGPRs.",
+     "registers", 270, 256),
+    # a property's value named as such
+    ("Threads per threadgroup can't exceed maxTotalThreadsPerThreadgroup; a GPU with a maxTotalThreadsPerThreadgroup "
+     "value of 640 rejects the launch.", "threads", None, 640),
 ])
 def test_explain28(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]

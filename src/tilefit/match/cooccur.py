@@ -356,10 +356,11 @@ def infer(text: str, kb: KnowledgeBase) -> Inference | None:
 
 # A link, or a source location's line number ("[multiproc_executor.py:520]", "execution.jl:120", "kernel.cu(412)",
 # a traceback frame's 'File "core.py", line 1875'), a number in millions or billions ("~268M threads", an overflowed
-# index's size, not a count to read as 268), a width ("the maximum number of 32-bit registers per SM"):
-# no count of threads or registers.
+# index's size, not a count to read as 268), a width ("the maximum number of 32-bit registers per SM"), a GPU's
+# model number ("Your RTX 3090 has a limit of 1024 threads per block"): no count of threads or registers.
 _NOT_COUNTS = re.compile(
     r"\bhttps?://\S+|,\s*line\s+\d+|(?<![\w.])\d+(?:\.\d+)?[MG](?![\w.])|(?<![\w.])\d+[- ]?bits?\b"
+    r"|\b(?:(?i:rtx|gtx|quadro|tesla|radeon|jetson)|GT|RX|Arc)\s*[A-Z]?\d{3,4}\b"
     r"|\b[\w./-]+\.(?:py|pyx|c|cc|cpp|cxx|cu|cuh|h|hpp|jl|rs|go|java|mojo|ml)(?::\d+|\(\d+\))")
 
 
