@@ -56,7 +56,7 @@ class Rules:
     counts: tuple[re.Pattern[str], ...]
     # the one resource a count pattern reads, where it names what it counts (a work-group's size counts threads)
     count_only: tuple[str | None, ...]
-    # a count of another count resource ("512 threads" beside registers), blanked before the counts are read
+    # a count of another count resource ("512 threads" beside registers): no reading of this resource's counts
     count_foreign: dict[str, re.Pattern[str]]
     # entries whose error names neither count resource (CUDA's 701): a count of either is theirs
     count_either: frozenset[str]
