@@ -1842,6 +1842,39 @@ BATCHES = [
         # a VGPR count declared lower than the registers the code uses, an accounting bug with no failure word
         "https://github.com/Zaneham/BarraCUDA/issues/109",
     }), max_lookalike_share=0.45),
+    # TPU lines in committed training logs and notes (blind 6/11)
+    Batch(310, 11, 10 / 11, frozenset({
+        # one allocation of a Pallas input window past 64 MiB (", scoped, tag = 'input window allocation ...'"): the
+        # form libtpu 0.0.42.1 printed for a block past the physical VMEM, read as capacity; labelled scoped
+        "code-index:57894509846",
+    })),
+    # flex_attention and max-autotune notes (blind 10/10)
+    Batch(311, 10, 10 / 10),
+    # GPU wrappers, commit messages and comments (blind 3/6)
+    Batch(312, 6, 4 / 6, frozenset({
+        # "increasing this to greater than 896 crashes the kernel": a block size with no failure word of a launch
+        "https://github.com/NethermindEth/stwo-gpu/pull/15",
+        # a comment naming CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES avoided by packing a bool as an int (an argument's
+        # layout, not a kernel's registers): read as 701
+        "https://github.com/microsoft/mscclpp/blob/1f5f065d7b13ab02df32c22568f38785d1eeec01/python/mscclpp/utils.py",
+    })),
+    # prefixed logs of distributed runs, all look-alikes (blind 11/11)
+    Batch(313, 11, 11 / 11, max_lookalike_share=1.0),
+    # build logs (blind 2/2)
+    Batch(314, 2, 2 / 2, max_lookalike_share=0.55),
+    # attention and GEMM kernels off Hopper (blind 15/16)
+    Batch(315, 16, 16 / 16),
+    # hard look-alikes with the words of on-chip errors (blind 14/14)
+    Batch(316, 14, 14 / 14, max_lookalike_share=1.0),
+    # games, graphics and mining apps (blind 4/8)
+    Batch(317, 8, 5 / 8, frozenset({
+        # a maintainer's "my GTX980 only has 48k" and "It will return only 48kb": a bare "48k" with no unit of
+        # memory after it, and a size far from the words of the failure
+        "https://github.com/hashcat/hashcat/pull/2568",
+        "https://github.com/hashcat/hashcat/pull/2888",
+        # a crash in Metal's setMaxTotalThreadsPerThreadgroup named only in the title, "crash on launch" ten lines on
+        "https://github.com/godotengine/godot/issues/66379",
+    })),
 ]
 
 

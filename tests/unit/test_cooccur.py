@@ -2323,3 +2323,39 @@ def test_explain28(text: str, resource: str, required: int | None, limit: int | 
 ])
 def test_explain28_look_alikes(text: str) -> None:
     assert not _on_chip(text)
+
+
+# explain29: what fresh-310 to 317 taught, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # XLA's refusal of a scoped VMEM budget over the chip's maximum, whole and cut in the middle
+    ("E1203 10:11:12.000000  42 memory_space_assignment_util.cc:607] INVALID_ARGUMENT: 83886080 bytes of scoped Vmem "
+     "requested (via TpuCompilationEnvironment field xla_tpu_scoped_vmem_limit_kib), but the max valid bytes is "
+     "67043328.", "scoped-vmem", 83886080, 67043328),
+    ("blocked on v5p: `83886080 bytes of scoped Vmem requested ... max valid bytes is 67043328`", "scoped-vmem",
+     83886080, 67043328),
+    # a VMEM scratch buffer past the memory, the allocation's description cut from the line
+    ("pltpu.VMEM((40960, 128), f32): compile fails: RESOURCE_EXHAUSTED: Allocation (size=20971520) would exceed "
+     "memory (size=16777216)", "vmem", 20971520, 16777216),
+    # AMD's OpenCL compiler out of local memory
+    ("Building kernel for Pitcairn...\nError:E012:Insufficient Local Resources!\nFailed to init GPU thread 0",
+     "shared-memory", None, None),
+    # an architecture's size per block, by its name
+    ("The backward config needs 98304B of shared memory, which can never fit Volta's 96KB/CTA once the epilogue "
+     "buffer is added.", "shared-memory", 98304, 98304),
+])
+def test_explain29(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+def test_explain29_architecture_tuned_for_is_no_bound() -> None:
+    # the size a kernel was tuned for on another architecture is not the failing device's bound
+    text = ("The pipeline is sized against Hopper's 192 KB smem budget (200000-byte request); on devices below that "
+            "opt-in limit `cudaFuncSetAttribute` fails with cudaErrorInvalidValue.")
+    assert _first_on_chip(text)[0][2] != 196608
+
+
+def test_explain29_tilelang_retyped() -> None:
+    # TileLang's attribute failure retyped without its article is TileLang's entry (with its fixes), not a guess
+    found = [(m.entry.id, m.required) for m in match("bwd step: Failed to set allowed dynamic shared memory size to "
+                                                      "150000", KB)]
+    assert found[:1] == [("tilelang/dynamic-shared-memory", 150000)]
