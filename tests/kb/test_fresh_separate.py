@@ -1875,6 +1875,45 @@ BATCHES = [
         # a crash in Metal's setMaxTotalThreadsPerThreadgroup named only in the title, "crash on launch" ten lines on
         "https://github.com/godotengine/godot/issues/66379",
     })),
+    # CUTLASS and CuTe DSL strings (blind 8/12)
+    Batch(318, 12, 11 / 12, frozenset({
+        # "SM120 (workstation Blackwell) has 99KB shared memory vs 228KB on datacenter Blackwell": the size between
+        # "has" and "vs" is read both ways, and the request's cue is the shorter (a parenthesis after the GPU's name)
+        "code-index:53364901498",
+    })),
+    # XLA and Pallas on GPU (blind 1/3)
+    Batch(319, 3, 2 / 3, frozenset({
+        # "ptxas then allocates **32 registers** and spills 13 to 20 KB per thread": an allocation that is the
+        # compiler's choice, not a bound it states
+        "https://github.com/EnzymeAD/Reactant.jl/issues/3275",
+    })),
+    # HPC portability layers (blind 6/12)
+    Batch(320, 12, 8 / 12, frozenset({
+        # "total shared local memory sizes are 48K and 16K on the P100 and DG1": two devices' sizes, the failing one
+        # second
+        "https://github.com/zjin-lcf/HeCBench/commit/93d29697af8c4eeb232fc7b40bcbd366ac442272",
+        # a block size lowered "for the usage of shared local memory on an Intel iGPU", no failure word
+        "https://github.com/zjin-lcf/HeCBench/commit/b7038d71a4073bf9f7a174d130ec6c8db428f500",
+        # a block size computed below 32 "because of the internal max shared memory size per block", an illegal memory
+        # access the symptom
+        "https://github.com/kokkos/kokkos/pull/4548",
+        # CL_OUT_OF_RESOURCES when building many SPIR-V kernels (an instruction memory, the reporter guesses): read as
+        # OpenCL's enqueue
+        "https://github.com/intel/compute-runtime/issues/584",
+    })),
+    # GPU bindings in other languages (blind 10/13)
+    Batch(321, 13, 10 / 13, frozenset({
+        # a CLI's "--blocksize 1024" as the request of a 701: an option's block size is not read as threads
+        "code-index:66476399505",
+        # "runs out of registers long before 256 work-items": the request after "before"
+        "code-index:59602059026",
+        # "a default value of 128" against "a maximum work-group size of less then 128": read as the bound
+        "https://github.com/boostorg/compute/issues/740",
+    })),
+    # committed logs (blind 5/5)
+    Batch(322, 5, 5 / 5),
+    # look-alikes with error lines (blind 16/16)
+    Batch(323, 16, 16 / 16, max_lookalike_share=1.0),
 ]
 
 

@@ -2359,3 +2359,42 @@ def test_explain29_tilelang_retyped() -> None:
     found = [(m.entry.id, m.required) for m in match("bwd step: Failed to set allowed dynamic shared memory size to "
                                                       "150000", KB)]
     assert found[:1] == [("tilelang/dynamic-shared-memory", 150000)]
+
+
+# explain29: what fresh-318 to 323 taught, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # SMEM beside a GPU's bound on shared memory per block is a GPU block's, even in a Pallas (Mosaic) report
+    ("- Large direct block copy with `block_rows=64` exceeded SMEM:\n  `smem_bytes=262152 > max_smem_bytes=232448`.\n"
+     "- Untiled copy failed because Mosaic async copies require each dimension to be <=256.", "shared-memory", 262152,
+     232448),
+    # Kokkos' check of a team's vector length
+    ("[ RUN      ] hip.team_vector_reduce\nKokkos::TeamPolicy error: vector_length (4096) exceeds the maximum allowed "
+     "(64)", "threads", 4096, 64),
+    ("Kokkos::TeamPolicy error: vector_length argument must be less or equal to vector_length_max()", "threads", None,
+     None),
+    # the attribute call's failure by its code, in Chinese and in English
+    ("运行 int8 gemm 测试报错，cudaFuncSetAttribute返回的错误码为1", "shared-memory", None, None),
+    # an architecture's name with digits between a size and its bound
+    ("Shared memory: the tile is right at the 99 KB / sm_86 limit, and exceeding it fails at launch.",
+     "shared-memory", None, 101376),
+])
+def test_explain29_second(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # the attribute call failing with another error (a kernel not loaded)
+    "cudaFuncSetAttribute() returned error: invalid resource handle",
+    # a launch of an empty grid (a batch of no tokens)
+    "An idle rank runs the MLP over a 0-token batch, so silu_and_mul launches over an empty grid and fails:\n"
+    "    RuntimeError: Failed to launch kernel: invalid argument",
+])
+def test_explain29_look_alikes(text: str) -> None:
+    assert not _on_chip(text)
+
+
+def test_explain29_attribute_call_failed() -> None:
+    # the attribute call's failure is the dynamic shared memory entry's (with its advice), not only a mention
+    found = [(m.entry.id, m.required) for m in match(
+        "cudaFuncSetAttribute(gemm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 180224) failed", KB)]
+    assert found[:1] == [("cuda/invalid-argument-dynamic-smem", 180224)]
