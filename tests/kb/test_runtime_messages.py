@@ -69,9 +69,10 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
      "256) or tile size.", ("shared-memory", 114688, 101376)),
     # TileLang's launcher: CUDA's 701 after the kernel name
     ("tilelang", "Failed to launch kernel main_kernel on device 0: 701", ("registers", None, None)),
-    # tpu-inference's tuner: an estimate over the limit, both as names (VMEM named first)
+    # tpu-inference's tuner: an estimate over the limit, both as names (VMEM named first; the limit is the kernel's
+    # vmem_limit_bytes, scoped VMEM's, the finer resource of the sentence)
     ("tpu_inference", "[Debug] Skip (page_size=128, tunable_params.bkv_p=64, tunable_params.bq_sz=256) because "
-     "vmem_estimate=71303168 > VMEM_LIMIT_BYTES=62914560", ("vmem", 71303168, 62914560)),
+     "vmem_estimate=71303168 > VMEM_LIMIT_BYTES=62914560", ("scoped-vmem", 71303168, 62914560)),
     # AITER's instance generator: the size right before "exceeds" is the requirement
     ("aiter", "LDS=96KiB exceeds 64KiB", ("shared-memory", 98304, 65536)),
     # Helion's CuTe backend: a bound written as "the N-byte capacity"

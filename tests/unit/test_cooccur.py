@@ -189,9 +189,10 @@ def test_fresh14_rules_leave_look_alikes_alone(text: str) -> None:
     # helion#510 (fresh-15): Triton's out-of-resource errors while autotuning are its shared-memory check
     ("If I let the autotuner decide the block size, I encounter many out-of-resource errors in Triton",
      "shared-memory", None, None),
-    # helion#2842 (fresh-15): "the ... cap" is a limit, and its size is the limit
+    # helion#2842 (fresh-15): "the ... cap" is a limit, and its size is the limit (the scoped VMEM's since explain29:
+    # the finer resource named in the sentence)
     ("Tensors that have no alignment requirement of their own get their block size inflated, which can multiply "
-     "their VMEM footprint and push the kernel over the 64 MiB scoped-VMEM cap.", "vmem", None, 67108864),
+     "their VMEM footprint and push the kernel over the 64 MiB scoped-VMEM cap.", "scoped-vmem", None, 67108864),
     # cudf-spark-jni#3002 (fresh-15): a failure phrase around the resource phrase
     ("In this situation the kernels are compiled to use much more registers than usual. As such, some kernels "
      "failed to launch in our tests.", "registers", None, None),
@@ -2398,3 +2399,47 @@ def test_explain29_attribute_call_failed() -> None:
     found = [(m.entry.id, m.required) for m in match(
         "cudaFuncSetAttribute(gemm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 180224) failed", KB)]
     assert found[:1] == [("cuda/invalid-argument-dynamic-smem", 180224)]
+
+
+# explain29: what fresh-325 to 329 taught, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # the TPU's sync-flag space, by libtpu's message and in prose
+    ("jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Ran out of memory in memory space sflag",
+     "tpu-smem", None, None),
+    ("The MoE kernel produced an s32[2048] sflag scratch (8192B) that exceeds v6e's 2048B sflag and fails with "
+     "RESOURCE_EXHAUSTED.", "tpu-smem", 8192, 2048),
+    # a scoped budget named apart from VMEM
+    ("Pallas kernel on v5e: a 30.5 MiB VMEM allocation exceeding the default scoped budget of 16 MiB.",
+     "scoped-vmem", 31981568, 16777216),
+    # a register cap set with nvfortran's option
+    ("The (512,1,1) block needs a `-gpu=maxregcount:96` cap because the kernel used 168 registers/thread and fails "
+     "to launch otherwise.", "registers", 168, 96),
+    # a size a formula estimated
+    ("A simplified SMEM formula estimated 160KB for\n`128x128x160B` \u2014 exceeding SM89's 99KB limit.",
+     "shared-memory", 163840, 101376),
+    # (fresh-324) libtpu's numbers retold in a run's notes
+    ("Compile failed with a VMEM OOM in the splash backward kernel. Scoped allocation of 40.50M exceeded the 32.00M "
+     "limit.", "scoped-vmem", 42467328, 33554432),
+])
+def test_explain29_third(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+def test_explain29_sflag_is_its_own_entry() -> None:
+    found = [m.entry.id for m in match("RESOURCE_EXHAUSTED: Ran out of memory in memory space sflag", KB)]
+    assert found[:1] == ["tpu/sflag"]
+
+
+def test_explain29_routine_tpu_report_is_no_failure() -> None:
+    # libtpu's INFO report of a compile that fit
+    assert not _on_chip(
+        "I0320 03:59:34.722540 855 deepsea_compiler_backend.cc:2152] XLA::TPU program VMEM usage: 141.0K / 128.00M\n"
+        "I0320 03:59:34.777636 888 deepsea_compiler_backend.cc:2167] Program vmem requirement 141.0K:")
+
+
+def test_explain29_general_layer_prefers_the_finer_resource() -> None:
+    # the general layer's answer for a sentence naming VMEM, then the scoped limit it went past, is scoped VMEM's
+    from tilefit.match.cooccur import infer
+
+    found = infer("Compiling on v5p: the kernel's VMEM went past the scoped limit of 16 MiB and compile failed.", KB)
+    assert found is not None and found.entry.id == "generic/scoped-vmem-mention"

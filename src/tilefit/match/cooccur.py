@@ -328,6 +328,11 @@ def _infer_piece(text: str, kb: KnowledgeBase) -> Inference | None:
             # due to insufficient local memory")
             short = [i for i in found if _SHORT_BEFORE.search(text, max(0, i.start - 40), i.start) is not None]
             first = min(short or found, key=lambda i: i.start)
+            # an entry that refines the first one's, named in the same sentence, is the more exact answer ("a 24.40
+            # MiB reverse VMEM allocation exceeding the default v5p scoped budget of 16 MiB": scoped VMEM's, not VMEM's)
+            lo, hi = _sentence(text, first.start, first.end, r)
+            finer = [i for i in found if first.entry.id in i.entry.refines and lo <= i.start < hi]
+            first = min(finer, key=lambda i: i.start) if finer else first
             # a launch's print with a block no GPU can run ("grid=(64,1,1), block=(2048,1,1) dyn_smem_bytes=49152")
             # failed for its block, whatever memory it names beside it
             threads = entries.get(THREADS_ENTRY)
