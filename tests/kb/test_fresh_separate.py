@@ -1939,6 +1939,42 @@ BATCHES = [
         # registers named first
         "code-index:56441265479",
     }), max_lookalike_share=0.75),
+    # agent-run kernel-optimization journals (blind 9/11)
+    Batch(330, 11, 9 / 11, frozenset({
+        # "requested a 64 KB SLM tile and failed with UR_RESULT_ERROR_OUT_OF_RESOURCES": Level Zero's error is read,
+        # and an exact wording takes no sizes from the prose around it
+        "https://github.com/Blackwood416/A770-Kernel-Optimization/blob/b05a20a67660a57b1a49658fd0d604f1d30c5f57/references/rmsnorm-shape-sweep.md",
+        # the label takes the commit's own conversion of 0x468c4 (289,988); ptxas' hex is 288,964, which explain reads
+        "https://github.com/vyomakesh0728/reference-kernels/commit/7789fa0f0b2f23c55fdaad9529d1dee3e5f9e06c",
+    })),
+    # autotuning logs (blind 4/6)
+    Batch(331, 6, 5 / 6, frozenset({
+        # "A6000（共享内存 101 KB）": a card's size in parentheses after its name, 101 KB (the label's 103424)
+        "code-index:70145159108",
+    }), max_lookalike_share=0.7),
+    # Chinese, Japanese and Korean notes (blind 9/15)
+    Batch(332, 15, 10 / 15, frozenset({
+        # a table's "上限 101376 B" and "按 101376 B 预先检查" read before "要 147456 B 动态 smem > 101376 B"
+        "code-index:68284675548",
+        # a TPU core halt blamed on VMEM in prose ("VMEM 占用 ~93%"), no failure word of a memory
+        "code-index:54876489524",
+        # "理論上限は 42 レジスタ / 8 アキュムには 64 レジスタが要り": a register budget's study, a shortage in
+        # Japanese words
+        "code-index:57484951601",
+        # a table of register caps and spills (194 registers uncapped, 160 the first cap that spills)
+        "code-index:61018102972",
+        # TMEM's 512 columns "已填满" (all filled) in a root cause of NaNs
+        "code-index:60615346019",
+    })),
+    # Blackwell-era errors (blind 8/8)
+    Batch(333, 8, 8 / 8, max_lookalike_share=0.9),
+    # ROCm 2025-2026 (blind 4/5)
+    Batch(334, 5, 4 / 5, frozenset({
+        # the compiler's resource report "VGPRs: 256 ... VGPRs Spill: 3771": 256 is the kernel's use, labelled the bound
+        "code-index:55124048967",
+    }), max_lookalike_share=0.65),
+    # Apple Metal and WebGPU (blind 3/3)
+    Batch(335, 3, 3 / 3),
 ]
 
 

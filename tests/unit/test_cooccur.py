@@ -2417,6 +2417,11 @@ def test_explain29_attribute_call_failed() -> None:
     # a size a formula estimated
     ("A simplified SMEM formula estimated 160KB for\n`128x128x160B` \u2014 exceeding SM89's 99KB limit.",
      "shared-memory", 163840, 101376),
+    # (fresh-330 to 335) a block's thread count in Chinese beside CUDA's invalid configuration
+    ("| `cudaErrorInvalidConfiguration` | Block 线程数超过 1024 | 把 TILE 改小 |", "threads", None, 1024),
+    # a size "which OOMed" on a GPU's shared memory
+    ("The old shape needed a [64,512] fp32 accumulator (~128KB) which OOMed on A10G's 100KB shared memory in CI.",
+     "shared-memory", 131072, 102400),
     # (fresh-324) libtpu's numbers retold in a run's notes
     ("Compile failed with a VMEM OOM in the splash backward kernel. Scoped allocation of 40.50M exceeded the 32.00M "
      "limit.", "scoped-vmem", 42467328, 33554432),
