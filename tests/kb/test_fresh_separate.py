@@ -1975,6 +1975,41 @@ BATCHES = [
     }), max_lookalike_share=0.65),
     # Apple Metal and WebGPU (blind 3/3)
     Batch(335, 3, 3 / 3),
+    # long logs with noise around the error (blind 10/11; the theme's on-chip logs were all collected)
+    Batch(336, 11, 10 / 11, frozenset({
+        # FlashInfer's "BatchPrefillWithPagedKVCache failed with error invalid argument" on a 2080 Ti, labelled shared
+        # memory from the library's later fix; the thread itself names no resource
+        "https://github.com/vllm-project/vllm/issues/49463",
+    }), min_lookalike_share=0.0, max_lookalike_share=0.95),
+    # follow-up comments (blind 9/12)
+    Batch(337, 12, 11 / 12, frozenset({
+        # "to fit (219,056 B → 59,664 B on sm_89)": a size that shrank to fit, the old one the request
+        "https://github.com/NVIDIA/warp/issues/1699#comment-by-ooctipus-2026-07-26",
+    })),
+    # TPU kernels (blind 10/11)
+    Batch(338, 11, 11 / 11, max_lookalike_share=0.5),
+    # hard look-alikes (blind 9/13)
+    Batch(339, 13, 13 / 13, max_lookalike_share=0.8),
+    # linear attention, SSM and conv kernels (blind 10/12)
+    Batch(340, 12, 12 / 12),
+    # NVIDIA inference and GEMM libraries (blind 8/10)
+    Batch(341, 10, 9 / 10, frozenset({
+        # Transformer Engine's "CUDA Error: invalid argument" on sm_120, labelled shared memory from the fixing PR;
+        # the report blames TMEM and names no shared memory
+        "https://github.com/NVIDIA/TransformerEngine/issues/2956",
+    })),
+    # non-English blogs and notes (blind 9/14)
+    Batch(342, 14, 14 / 14),
+    # classic CUDA (blind 6/11)
+    Batch(343, 11, 8 / 11, frozenset({
+        # "invalid configuration argument" after a commit swapped grid and block sizes (labelled threads from the diff)
+        "https://github.com/ethereum-mining/ethminer/commit/f55e40c209ea4eca381470f70105da0e957b7f25",
+        # "uses too much shared data" quoted at the end of a commit whose sizes ("required ~290KB", "B200's 228KB
+        # limit") stand 600 characters above; an exact wording takes no sizes from prose
+        "https://github.com/vyomakesh0728/reference-kernels/commit/7bda189e85aa21eef8932927fe17a67d92d55c86",
+        # ptxas' "Too big maxrregcount value specified" against --maxrregcount=255: labelled the request, read as a cap
+        "code-index:52473651453",
+    })),
 ]
 
 

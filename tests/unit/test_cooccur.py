@@ -2448,3 +2448,63 @@ def test_explain29_general_layer_prefers_the_finer_resource() -> None:
 
     found = infer("Compiling on v5p: the kernel's VMEM went past the scoped limit of 16 MiB and compile failed.", KB)
     assert found is not None and found.entry.id == "generic/scoped-vmem-mention"
+
+
+# explain30: what fresh-336 to 343 taught, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # XLA's numbers quoted alone in a sweep's notes
+    ("block_h=1024 does not compile; the compiler reports size 40.25M and limit 32.00M (vmem_limit_bytes unset).",
+     "scoped-vmem", 42205184, 33554432),
+    # a request retold with its exact bytes in parentheses
+    ("RuntimeError: CUDA error: invalid argument. The fused kernel uses 80KB (64*1024 + 16*1024 + 512 = 82,432 bytes) "
+     "of dynamic shared memory, which exceeds the default 48KB limit without cudaFuncSetAttribute.",
+     "shared-memory", 82432, 49152),
+    # what was observed past an LDS budget
+    ("The Triton GEMM overflows on gfx950 after the upgrade: it exceeds the 160 KiB LDS budget (observed 212 KiB).",
+     "shared-memory", 217088, 163840),
+    # a comparison opening the next sentence
+    ("Staging Q and K for head dim 512 in shared memory at block size 64 is 128KB. More than what an RTX 4090 has "
+     "(only 99KB per thread block).", "shared-memory", 131072, 101376),
+    # a size said to fit is no request; the one marked as failed is
+    ("Shared memory overflow fixed by smaller tiles:\n- Now: 24,576 bytes (within 48KB limit)\n"
+     "- Before: 65,536 bytes for 128x128 tiles (FAILED)", "shared-memory", 65536, 49152),
+    # a launch refused for its registers, with the count per thread
+    ("The fused softmax fails at launch due to register requests: I'm getting 168 register per thread with a "
+     "(512,1,1) block.", "registers", 168, None),
+    # AMD's per-thread register bound by its count, under a tuple of tile extents (no request)
+    ("Known failures are marked:\n- skip: (96,64,128), GPU memory fault from an OOB store\n- xfail: (256,256,128) "
+     "with the scheduler on,\n  ASM backend exceeds 256 VGPR hardware limit\n", "registers", None, 256),
+    # a shared-memory bound in Chinese, after the verb
+    ("每个线程块需要的共享内存超过 99KB 时核函数无法启动", "shared-memory", None, 101376),
+    # a total of parts, stated as one, read near a later naming of the memory
+    ("The limit that matters is shared memory.\nPer block we stage dQ (64KB), K (32KB) and V (32KB). Total is 136KB. "
+     "An RTX 3090 block only has 99KB, so the kernel cannot launch.", "shared-memory", 139264, 101376),
+    # English words in a Chinese sentence, a sum as the request and a unit right before Chinese characters
+    ("如果整个 block 使用的shared memory 空间超过上限，kernel 不会执行。我的显卡 maxSharedMemoryPerBlock = 48KB，"
+     "动态+静态 = 52KB所以没有输出。", "shared-memory", 53248, 49152),
+    # CUDA's launch error named in quotes, a GPU family after it
+    ("Fix the \"too many resources\" errors\n\nThey were only seen on Fermi cards running the NPT integrator.",
+     "registers", None, None),
+])
+def test_explain30(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # OpenCL's out-of-resources from the constant buffer (a validator's words)
+    "Error: CL_OUT_OF_RESOURCES in clEnqueueNDRangeKernel: total constant memory size (131072) exceeds device "
+    "maximum of 65536",
+    # a kernel run on inputs never written, failing where its results are copied back
+    "sha512-opencl: CL_OUT_OF_RESOURCES on NVIDIA came from running the kernel on uninitialized inputs; copy all "
+    "inputs before enqueueing.",
+    # a C++ type error on a TMEM fragment, no shortage
+    "Fix TMEM accumulator build error: \"Attempting to dereference a tmem_ptr\" in the epilogue (use a register "
+    "fragment instead)",
+    # a size printed at error level that is no failure
+    "Demote the log: '[K][ERROR] smem_size = 2048' is printed on every call. This is not an error condition; the "
+    "allocation is well within GPU limits.",
+    # integrated graphics borrowing system memory, in Chinese
+    "显卡策略：核显共享内存超出允许的缓冲时，改用 CPU",
+])
+def test_explain30_look_alikes(text: str) -> None:
+    assert not _on_chip(text)

@@ -106,6 +106,23 @@ def _changed(m: re.Match[str]) -> str:
 _VERSUS = re.compile(r"[^\n\d]{0,30}?\b(?:vs\.?|versus|against)\s+(?:an?\s+|the\s+)?")
 
 
+# a rounded size followed by its exact count of bytes in parentheses: "uses 72KB (256*256 + 256 + 256*32 + 32 = 74,016
+# bytes)", "needs 99 KB (101376 bytes)"
+_EXACT_AFTER = re.compile(
+    r"\s*\((?:[^()\n]{0,100}?=\s*)?(?P<n>\d{1,3}(?:,\d{3})+|\d{4,12})\s*(?:bytes|B)\s*\)", re.IGNORECASE)
+
+
+def _exact(m: re.Match[str] | None, value: int | None) -> int | None:
+    """The exact byte count a size's parentheses give right after it, where it rounds to the size (within 5%)."""
+    if m is None or value is None:
+        return value
+    after = _EXACT_AFTER.match(m.string, m.end("u") if m.groupdict().get("u") else m.end("n"))
+    if after is None:
+        return value
+    exact = int(after.group("n").replace(",", ""))
+    return exact if abs(exact - value) <= value // 20 else value
+
+
 def _size(m: re.Match[str] | None) -> int | None:
     if m is None:
         return None
@@ -138,7 +155,7 @@ def numbers_near(text: str, start: int, end: int, resource: str | None = None) -
     required_m = (None if tpu else _first(rules.total, window)) or _first(
         rules.tpu_required if tpu else rules.required, window)
     limit_m = _first(rules.tpu_limit if tpu else rules.limit, window)
-    required, limit = _size(required_m), _size(limit_m)
+    required, limit = _exact(required_m, _size(required_m)), _exact(limit_m, _size(limit_m))
     if required_m is not None:
         # the bound the requirement was compared with ("98080 exceeds 97120"), before another one stated earlier
         # ("sharedMemPerBlockOptin = 101,376 B ... dynamic smem 98080 exceeds 97120 (optin 101376 - static 4256)")
