@@ -2010,6 +2010,31 @@ BATCHES = [
         # ptxas' "Too big maxrregcount value specified" against --maxrregcount=255: labelled the request, read as a cap
         "code-index:52473651453",
     })),
+    # commit messages of mirrored repositories, a to l (blind 12/17)
+    Batch(344, 17, 15 / 17, frozenset({
+        # ptxas' "Value of threads per SM ... is out of range. .minnctapersm will be ignored", labelled threads here and
+        # a harmless warning in bitsandbytes#1152 (fresh-68): kept off chip
+        "https://github.com/kokkos/kokkos/commit/6e4edfc8bf43cae4931832aff8063b87a810ab1e",
+        # "blocks that have too many threads in the z-direction" with no GPU word in the commit
+        "https://github.com/AMReX-Codes/amrex/commit/9369c0212d0138749fd677da16ad350ae94ab8f4",
+    })),
+    # commit messages of mirrored repositories, m to z (blind 9/13; one label's MiB conversion corrected)
+    Batch(345, 13, 13 / 13, max_lookalike_share=0.6),
+    # notebooks and notes (blind 6/6)
+    Batch(346, 6, 6 / 6),
+    # Japanese and Korean notes and comments (blind 5/13)
+    Batch(347, 13, 11 / 13, frozenset({
+        # "130 registers/thread × 512 threads/block = 66,560 > MAX_REGISTERS_PER_MULTIPROCESSOR（65,536）": the block's
+        # registers against the SM's are read; the label takes the count per thread
+        "code-index:61576268044",
+        # "Shared memory 초과" in a list beside "Bank Conflict" (a bank conflict is no shortage: vetoed)
+        "code-index:11639376890",
+    })),
+    # agent and experiment logs (blind 10/14)
+    Batch(348, 14, 13 / 14, frozenset({
+        # a budget that fits ("~38 KB ... well within 99 KB") refuting an "exceeds 99 KB" claim quoted below it
+        "code-index:56127757136",
+    })),
 ]
 
 

@@ -1160,8 +1160,9 @@ def test_explain18_ascend_bits(text: str, resource: str, required: int | None, l
     # a bare "k" after "limited to"
     ("Use one dynamic shared memory buffer on CUDA, instead of static arrays that fail when limited to 48k.",
      "shared-memory", None, 49152),
-    # a setting's name that ends in _limit, its size in parentheses
-    ("The Pallas kernel sets aside `vmem_limit_bytes` (32MB on v5e) and still hits a VMEM OOM.", "vmem", None,
+    # a setting's name that ends in _limit, its size in parentheses (the scoped limit's since explain30: no TPU has
+    # 32 MiB of VMEM, and vmem_limit_bytes sets a kernel's scoped VMEM)
+    ("The Pallas kernel sets aside `vmem_limit_bytes` (32MB on v5e) and still hits a VMEM OOM.", "scoped-vmem", None,
      33554432),
     # TMEM's bound with its unit in parentheses
     ("Configs over the tcgen05 tensor memory limit (512 columns) fail at launch, not at compile.", "tensor-memory",
@@ -2508,3 +2509,45 @@ def test_explain30(text: str, resource: str, required: int | None, limit: int | 
 ])
 def test_explain30_look_alikes(text: str) -> None:
     assert not _on_chip(text)
+
+
+# explain30: what fresh-344 to 348 taught, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # Triton's two numbers retold after "Required ... vs", for TMEM's columns
+    ("Two-CTA accumulators kept alive: OutOfResources at BLOCK_N=320 (Required 640 vs 512) on the tcgen05 tensor "
+     "memory.", "tensor-memory", 640, 512),
+    # a bound on a block's size written as a condition on a setting
+    ("Declare known_block_size so launches with block_size > 256 no longer hit the AMDGPU default "
+     "max_flat_workgroup_size check.", "threads", None, 256),
+    # registers "bust" by a fixed block size
+    ("Make col2im callable on low-register GPUs.\n\nThe previous fixed 1024 threads would sometimes bust the register "
+     "limit.", "registers", None, None),
+    # a compute capability by its number as the GPU's context
+    ("fix: the reduction is not working on compute 1.3 due to too many resources", "registers", None, None),
+    # a bound that is no TPU's VMEM but a TPU's default scoped limit
+    ("exp 12: block=4096 hits VMEM OOM (33.5/32 MiB) on v6e; block=1024 is flat.", "scoped-vmem", 35127296,
+     33554432),
+    # a table's row marked as over a bound
+    ("| stages | smem |\n|---|---|\n| 3 | 150 KB | ok |\n| 4 | 200 KB | — | ✗ exceeds 163 KB |\n\nFour stages cannot "
+     "be built on the A100.", "shared-memory", 204800, 166912),
+    # the request in parentheses after the bound it passed
+    ("// d=256 with 3 stages exceeds the 99 KB SMEM limit (118 KB), so use 2 stages", "shared-memory", 120832,
+     101376),
+    # a GPU's per-block bound by its size alone, in parentheses
+    ("Tile 256x128 needs 288 KB at 4 stages (exceeds 227 KB); 2 stages fit.", "shared-memory", 294912, 232448),
+    # Korean: a total over a bound named after its size, and CUDA C++'s static arrays by their keyword
+    ("// 타일 공유메모리 합계 70,000B는 CUDA 정적 __shared__ 한계 48KB를 초과한다 → 동적 공유메모리로 이식",
+     "shared-memory", 70000, 49152),
+    ("// head_dim=256이면 64KB 정적 __shared__ 한도를 넘길 수 있어서 동적 방식을 쓴다", "shared-memory", None, 65536),
+    # Japanese: a bound after 上限は, a kernel named in Japanese
+    ("// 注意! シェアードメモリの上限は32kb = float 8192個分まで\n// スレッド数=要素数でカーネルをディスパッチする",
+     "shared-memory", None, 32768),
+])
+def test_explain30_second(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+def test_explain30_zero_sized_launch_is_no_shortage() -> None:
+    # a launch refused because a dynamic size came out zero
+    assert not _on_chip("[hip] Skip kernel launch when any workgroup size is zero: fixes hipErrorInvalidConfiguration "
+                        "with dynamic shapes whose size is zero.")

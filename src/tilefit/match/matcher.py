@@ -476,6 +476,21 @@ def match_window(
     return [m for m in matches if _plausible(m)]
 
 
+# the general layer's answer for a TPU's scoped VMEM
+SCOPED_VMEM_ENTRY = "generic/scoped-vmem-mention"
+
+
+def _scoped_bound(m: Match, kb: KnowledgeBase, targets: TargetSet) -> Match:
+    """A VMEM answer read from words, not from XLA's own message, whose bound is no TPU's VMEM but a TPU's default
+    scoped limit ("Block=2048 hits VMEM OOM (32.14/32 MiB)" on a v6e: no TPU has 32 MiB of VMEM, and v6e and tpu7x
+    give a kernel 32 MiB of scoped VMEM), is the scoped limit's."""
+    if (m.entry.resource != "vmem" or m.entry.confidence == "exact" or m.limit is None
+            or targets.with_limit("vmem", m.limit) or not targets.with_limit("scoped-vmem", m.limit)):
+        return m
+    scoped = next((e for e in kb if e.id == SCOPED_VMEM_ENTRY), None)
+    return m if scoped is None else dataclasses.replace(m, entry=scoped)
+
+
 def match(text: str, kb: KnowledgeBase, targets: TargetSet | None = None) -> list[Match]:
     """Find every known error in `text`; each distinct (entry, numbers) once, with its count."""
     from tilefit.targets import load_targets
@@ -487,7 +502,7 @@ def match(text: str, kb: KnowledgeBase, targets: TargetSet | None = None) -> lis
         for window, lo, hi, offset in windows(text[i:i + CHUNK] for i in range(0, len(text), CHUNK)):
             for m in match_window(window, kb, targets, lo, hi, offset, budget):
                 tally.add(m)
-        return tally.result() or inferred(text, kb)
+        return [_scoped_bound(m, kb, targets) for m in tally.result() or inferred(text, kb)]
     finally:
         release()
 
