@@ -2035,6 +2035,18 @@ BATCHES = [
         # a budget that fits ("~38 KB ... well within 99 KB") refuting an "exceeds 99 KB" claim quoted below it
         "code-index:56127757136",
     })),
+    # Ascend, Kunlunxin, Cambricon, MetaX and Tenstorrent on-chip buffers (blind 15/22)
+    Batch(349, 22, 21 / 22, frozenset({
+        # "the 192KB UB budget is exceeded ... manifests as a vector core \"ub address out of bounds\" exception": the
+        # out-of-bounds words veto the general layer
+        "https://github.com/sgl-project/sgl-kernel-npu/commit/30651c2b45d07d6922e8d9caa7de11fa50353416",
+    })),
+    # XLA and JAX on GPU (blind 8/10)
+    Batch(350, 10, 10 / 10, max_lookalike_share=0.55),
+    # graphics compute shaders (blind 13/16)
+    Batch(351, 16, 16 / 16),
+    # hard pairs from 2025-2026 stacks (blind 9/10)
+    Batch(352, 10, 10 / 10, max_lookalike_share=0.65),
 ]
 
 

@@ -2551,3 +2551,32 @@ def test_explain30_zero_sized_launch_is_no_shortage() -> None:
     # a launch refused because a dynamic size came out zero
     assert not _on_chip("[hip] Skip kernel launch when any workgroup size is zero: fixes hipErrorInvalidConfiguration "
                         "with dynamic shapes whose size is zero.")
+
+
+# explain30: what fresh-349 to 352 taught, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # BiShengIR's L1 in the words of its UB overflow, and a request whose line was cut
+    ("loc(\"kernel.mlir\":2:3): error: cbuf overflow, requires 5242880 bits while 4194304 bits available!",
+     "shared-memory", 655360, 524288),
+    ("CI ran the generic kernels on Ascend and failed with `ub overflow, requires 3145728 bits`, the signature the "
+     "override avoids.", "shared-memory", 393216, None),
+    # an Ascend core's Unified Buffer by its size, the request in parentheses after it
+    ("Capped head dim at 64: three fp32 chunks plus scratch overflowed the 192KB UB at head dim 128 (~236KB) on the "
+     "Ascend 910B.", "shared-memory", 241664, 196608),
+    # a Tenstorrent core's L1 by tt-metal's allocator
+    ("Out of Memory: Not enough space to allocate 12582912 B L1 buffer across 64 banks, where each bank needs to store "
+     "196608 B", "shared-memory", 12582912, None),
+    # a shader model's temporaries by count
+    ("fxc /T ps_2_0 fails with \"error X4505: maximum temp register index exceeded\": ps_2_0's 12-temp-register file "
+     "is too small for the lighting math.", "registers", None, 12),
+    # a TPU core's scalar registers
+    ("[paged-attn] Raise the page size: we only have 32 SREGs in the TensorCore, so small pages spill SREGs.",
+     "registers", None, 32),
+    # ptxas' spills named as the cause
+    ("[Mosaic GPU] Drop the 3-tile case: it runs very slowly due to ptxas spills (~20s).", "registers", None, None),
+    # a test skipped below the shared memory its config needs, in a diff
+    ("     def test_mm(self):\n+    @skipIfSharedMemoryLessThan(\n+        180224,\n+        reason=\"pretuned config "
+     "exceeds device shared memory limit\",\n+    )", "shared-memory", 180224, None),
+])
+def test_explain30_third(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
