@@ -2047,6 +2047,33 @@ BATCHES = [
     Batch(351, 16, 16 / 16),
     # hard pairs from 2025-2026 stacks (blind 9/10)
     Batch(352, 10, 10 / 10, max_lookalike_share=0.65),
+    # kernel DSLs of 2025-2026 (blind 7/10)
+    Batch(354, 10, 9 / 10, frozenset({
+        # "avoid smem overflow from bd=2048" in sglang-jax, no TPU word in the commit: read as a GPU's shared memory
+        "https://github.com/sgl-project/sglang-jax/commit/13b1ff421b2a5b90ec2f744f59526716172908e7",
+    }), max_lookalike_share=0.55),
+    # forum-style reports, found in files (blind 8/10)
+    Batch(355, 10, 8 / 10, frozenset({
+        # "154 registers per thread ... 512 × 154 = 78,848 > 65,536 → CUDA error 701": the block's registers against
+        # the file are read; the label takes the count per thread
+        "code-index:59696595365",
+        # "Must be a multiple of the 32-lane warp; note 1024 exceeds the per-block register budget": the alignment
+        # rule's words veto the sentence after it
+        "code-index:54798156007",
+    })),
+    # hard look-alikes (blind 14/15, all look-alikes)
+    Batch(356, 15, 15 / 15, min_lookalike_share=0.0, max_lookalike_share=1.0),
+    # scientific GPU codes (blind 10/14)
+    Batch(357, 14, 11 / 14, frozenset({
+        # low occupancy "due to register pressure" with a compiler's report (TotalNumVgprs: 296): a cost, no failure
+        "https://github.com/ECP-WarpX/WarpX/commit/2775ac17fc78b3433d313da46a1c81f932e3912e",
+        # "so that thread hardware limits are obeyed", no failure word
+        "https://github.com/lattice/quda/pull/750",
+        # "bulk TMD may have neighs more than 1024", no GPU word
+        "https://github.com/brucefan1983/GPUMD/commit/48f11c2e0942bdc94611df17711fa2707e89d41c",
+    }), max_lookalike_share=0.45),
+    # engines' reworded pre-launch checks (blind 12/13)
+    Batch(358, 13, 13 / 13),
 ]
 
 

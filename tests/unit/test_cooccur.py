@@ -2580,3 +2580,27 @@ def test_explain30_zero_sized_launch_is_no_shortage() -> None:
 ])
 def test_explain30_third(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+# explain30: what fresh-354 to 358 taught, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # a scheduler's TMEM budget line, over a sentence that names SMEM and TMEM together
+    ("reduceBuffers left the cache stale, so the greedy SMEM/TMEM loops reported a phantom EXCEEDED (the LIT kernel "
+     "showed \"TMEM 393216/262144 EXCEEDED\").", "tensor-memory", 393216, 262144),
+    # the columns a tile overflowed (and a condition's value, BLOCK_M>=64, is no request)
+    ("- BLOCK_N=128; BLOCK_M=32: BLOCK_M>=64 overflows 512-col TMEM once both dk blocks stay live.", "tensor-memory",
+     None, 512),
+    # a block's threads as the program computed them, over its launch bounds
+    ("The kernel's maximum is 256 threads per block through __launch_bounds__, but for the 40M atom case the number "
+     "of threads per block is calculated to be 320, and the code fails.", "threads", 320, 256),
+    # what a table does not fit in
+    ("Stock build refuses to start on the Mali GPU: \"Shared memory size too small for matrix multiplication.\" It "
+     "aborts if any type doesn't fit in 16 KB.", "shared-memory", None, 16384),
+])
+def test_explain30_fourth(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text)[:1] == [(resource, required, limit)]
+
+
+def test_explain30_zero_sized_work_group_is_no_shortage() -> None:
+    assert not _on_chip("Passing -n 0 sets a work-group of size zero, and clEnqueueNDRangeKernel() returns -54 "
+                        "(CL_INVALID_WORK_GROUP_SIZE).")

@@ -63,7 +63,9 @@ def summarise(ms: Sequence[Match]) -> list[Match]:
     ms = [m for m in ms if not (m.entry.fallback and m.entry.resource == "vmem" and stated(m) <= scoped)]
     specific = [m for m in ms if not m.entry.fallback]
     if not specific:
-        return list(ms)
+        # among guesses, one whose words state both numbers first ("TMEM 524288/262144 EXCEEDED" over the "SMEM/TMEM
+        # loops ... EXCEEDED" of the sentence above it)
+        return sorted(ms, key=lambda m: stated(m) < 2)
     # A fallback that states the numbers a numberless specific match of the same resource lacks keeps them:
     # "cudaErrorInvalidConfiguration" names no size, "larger than the 1024 threads-per-block limit" does.
     counted = {m.entry.resource for m in specific if m.required is not None or m.limit is not None}
