@@ -2047,6 +2047,8 @@ BATCHES = [
     Batch(351, 16, 16 / 16),
     # hard pairs from 2025-2026 stacks (blind 9/10)
     Batch(352, 10, 10 / 10, max_lookalike_share=0.65),
+    # kernel-generation benchmarks' result files (blind 2/5)
+    Batch(353, 5, 5 / 5, min_lookalike_share=0.1),
     # kernel DSLs of 2025-2026 (blind 7/10)
     Batch(354, 10, 9 / 10, frozenset({
         # "avoid smem overflow from bd=2048" in sglang-jax, no TPU word in the commit: read as a GPU's shared memory

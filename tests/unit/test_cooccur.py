@@ -2604,3 +2604,19 @@ def test_explain30_fourth(text: str, resource: str, required: int | None, limit:
 def test_explain30_zero_sized_work_group_is_no_shortage() -> None:
     assert not _on_chip("Passing -n 0 sets a work-group of size zero, and clEnqueueNDRangeKernel() returns -54 "
                         "(CL_INVALID_WORK_GROUP_SIZE).")
+
+
+# explain30: what fresh-353 taught, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # Triton's compiled kernel's count, near the file it nears
+    ("print('n_regs:', k.n_regs)\nn_regs: 253\nn_spills: 24\n\nThe kernel is using almost all 256 registers per thread "
+     "and spills 24 of them.", "registers", 253, 256),
+    # a bound per thread in Chinese beside CUDA's launch error
+    ("实测: NT=16 全部报 \"too many resources requested for launch\" —— 一个 block 1024 线程, 每线程寄存器上限 64 个, "
+     "acc[] 提进寄存器就超预算。", "registers", None, 64),
+    # the block size named as the one that fails
+    ("  const int maxThreads = 1024; // 256 is fine, but 512 does fail with \"too many resources requested for "
+     "launch\"", "registers", 512, None),
+])
+def test_explain30_fifth(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
