@@ -141,8 +141,9 @@ def _read(project: str, message: str) -> tuple[str, int | None, int | None] | No
     # unsloth's tuner reprints Triton's OutOfResources; Triton's metadata of a spilling kernel
     ("unsloth", "Kernel config KernelConfigForward(BLOCK_SIZE_M=128, num_warps=8, num_stages=4) failed: threads, "
      "required: 2048, limit: 1024", ("threads", 2048, 1024)),
+    # (the count Triton compiled to, read since explain30: n_regs is the kernel's registers per thread)
     ("unsloth", "_grouped_gemm_forward_kernel: n_regs=255 n_spills=184 metadata={'num_warps': 8, 'num_stages': 4}",
-     ("registers", None, None)),
+     ("registers", 255, None)),
     # HPC libraries' own checks: AMReX's SYCL registers, RAJA's threads, RAFT's occupancy, FAISS, Taichi, Cycles,
     # OpenMM's OpenCL codes
     ("amrex", "amrex::Abort::0::ParallelFor: Exceeded the number of registers available on the hardware.\n\tThe "
