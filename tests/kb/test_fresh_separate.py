@@ -476,7 +476,11 @@ BATCHES = [
         "https://github.com/ggml-org/llama.cpp/pull/13326",
     }), max_lookalike_share=0.6),
     # GPUs that are not NVIDIA's, 2024-2026; on-chip threads mostly prose (blind 21/28 on 44e4dbd)
-    Batch(108, 28, 21 / 28, frozenset({
+    Batch(108, 28, 20 / 28, frozenset({
+        # "Fix work-group size for reduction kernel ...; ensure the total number of items does not exceed
+        # max_num_items": read until explain31 only because "reduction" counted as a fix ("reduce"); the kernel's kind
+        # is no failure word, and the bound two sentences on names no resource
+        "https://github.com/intel/torch-xpu-ops/pull/2724",
         # a shader refused for its per-thread private memory; "SIMD32 fails register allocation" on the way is read
         "https://github.com/gfx-rs/wgpu/issues/10027",
         # a diff's "local = 4096" is the request (a launch's work-group size in code), beside rocminfo's 1024
@@ -2076,6 +2080,99 @@ BATCHES = [
     }), max_lookalike_share=0.45),
     # engines' reworded pre-launch checks (blind 12/13)
     Batch(358, 13, 13 / 13),
+    # documentation pages (blind 11/14)
+    Batch(359, 14, 12 / 14, frozenset({
+        # "CUDA guarantees that each device has at least 48kB of shared memory per block": a guarantee, and "at least"
+        # before a size is as often a request; no bound is read
+        "https://nvidia.github.io/cccl/cudax/api/structcuda_1_1experimental_1_1dynamic__shared__memory__option.html",
+        # a spec's prose: the 28 KB of mesh shaders is read before the 64 KB that fails in a code comment's "64 KB FAIL"
+        "https://github.com/microsoft/hlsl-specs/blob/4e47a704a551bc52aae001b15efa105b6dd6c921/proposals/"
+        "0049-variable-groupshared-memory.md",
+    })),
+    # release notes (blind 12/14)
+    Batch(360, 14, 13 / 14, frozenset({
+        # "Ensure experimental FIL shmem usage is below device limits" under "Avoid race condition in FIL ...": the
+        # race's words veto the line below them, and the threads line after it is read (the veto's reach keeps
+        # look-alikes off: five in the corpus were read on chip when it was cut to the sentence)
+        "https://github.com/rapidsai/cuml/blob/342457bcb82bbdd6aadab6dc37fb808a838b1c31/CHANGELOG.md",
+    })),
+    # short titles and commit subjects (blind 16/18)
+    Batch(361, 18, 17 / 18, frozenset({
+        # "out of shared memory error" alone: PostgreSQL's words too, no GPU word
+        "https://github.com/ROCm/triton/commit/7f5d4df6d007f6603a1a429893df3440785dbce0",
+    }), max_lookalike_share=0.45),
+    # mangled pastes (blind 8/8, all look-alikes)
+    Batch(362, 8, 8 / 8, min_lookalike_share=0.0, max_lookalike_share=1.0),
+    # agent logs (blind 4/4)
+    Batch(363, 4, 4 / 4, max_lookalike_share=0.5),
+    # chained failures (blind 9/9)
+    Batch(364, 9, 9 / 9, max_lookalike_share=0.6),
+    # consumer and older GPUs (blind 6/8)
+    Batch(365, 8, 7 / 8, frozenset({
+        # an RDNA2 fix for flash attention's head dim 256 that names no on-chip resource
+        "https://github.com/ggml-org/llama.cpp/pull/27787",
+    }), max_lookalike_share=0.65),
+    # hard look-alikes with numbers (blind 8/14)
+    Batch(366, 14, 10 / 14, frozenset({
+        # an occupancy API's available dynamic shared memory in a code review, read as a shortage
+        "https://github.com/ROCm/rocm-systems/pull/899",
+        # REG:96 and the resident threads per SM it leaves: a cost, read as a threads shortage
+        "https://github.com/meta-pytorch/torchcomms/pull/3710",
+        # a JIT's cap of 64 registers "trades spilling against occupancy": a tuning change, read as spills
+        "https://github.com/halide/Halide/pull/9260",
+        # why a stack array spills to global memory, a question: read as register pressure
+        "https://github.com/ROCm/rocprofiler-compute/issues/523",
+    }), max_lookalike_share=0.75),
+    # nvFuser and Thunder (blind 9/15)
+    Batch(367, 15, 12 / 15, frozenset({
+        # "when register is insufficient to hold the persistent buffers": the singular names no resource, and smem is
+        # named first
+        "https://github.com/NVIDIA/Fuser/pull/1045",
+        # "255 registers and 104 bytes stack frame", no failure word
+        "https://github.com/csarofeen/pytorch/issues/1879",
+        # a failing test's code with no error text
+        "https://github.com/NVIDIA/Fuser/issues/3781",
+    })),
+    # Intel XPU and SYCL (blind 12/14)
+    Batch(368, 14, 13 / 14, frozenset({
+        # sizes with spaces between thousands ("101 668 B against this device's 101 376 B hard cap"): read as 668 and
+        # 376
+        "code-index:60703269823",
+    })),
+    # academic and teaching text (blind 16/23)
+    Batch(369, 23, 18 / 23, frozenset({
+        # a code guard "shmem > 16300" under "int SHMEM_MAX = 8192": the constant is read as the bound
+        "code-index:29288403275",
+        # a comment's "hardware limit of 48kb ... which we are well within" with other sizes: read as a shortage
+        "code-index:49035489662",
+        # occupancy 0.625 stated sentences after "too many registers": the veto's reach ends before it
+        "http://stackoverflow.com/questions/4200230/cuda-register-pressure/10285250",
+        # a textbook's worked example of registers over the SM's file costing occupancy (the cost far below)
+        "code-index:49893007547",
+        # a thesis on registers limiting occupancy to 50%, the failure words general
+        "code-index:31442020469",
+    })),
+    # Julia, Taichi, Warp, Numba (blind 9/10)
+    Batch(370, 10, 9 / 10, frozenset({
+        # CUDA_ERROR_INVALID_VALUE at a sort kernel's launch past a row length, no resource named
+        "https://github.com/huggingface/candle/commit/a01eb719414dcef7dde9bfd9f7af5def45ca3abe",
+    })),
+    # Rust and WebGPU (blind 5/5)
+    Batch(371, 5, 5 / 5, max_lookalike_share=0.85),
+    # other meanings of the words (blind 13/13)
+    Batch(372, 13, 13 / 13, max_lookalike_share=0.95),
+    # emulators and graphics drivers (blind 10/12)
+    Batch(373, 12, 11 / 12, frozenset({
+        # "VGPR usage lowered from 159 -> 127", an improvement, no failure word
+        "https://github.com/RPCS3/rpcs3/commit/4f7c020e6336fa17f2792a465c802e40a9c740f6",
+    }), max_lookalike_share=0.85),
+    # mailing lists and commit messages of HPC runtimes (blind 7/12)
+    Batch(374, 12, 10 / 12, frozenset({
+        # "Take into account dynamic LDS size when validating the launch parameters": no failure word in the sentence
+        "https://github.com/ROCm/clr/commit/6e985845b32393f6175406a4dda3f2da7d36c770",
+        # per-group scratch from spills against a budget, in device memory: read as register pressure
+        "https://github.com/JuliaGPU/oneAPI.jl/commit/e1f4cc6b2ece28078e89dc6d25f6b71b1f3dde57",
+    })),
 ]
 
 

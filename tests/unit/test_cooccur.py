@@ -1476,9 +1476,10 @@ def test_explain21_launch_forms_not_threads(text: str) -> None:
     ("GPU kernel error: shared memory usage is limited to 101376 bytes, but this tile requires 131072 bytes",
      "shared-memory", 131072, 101376),
     # OpenCL's string for CL_INVALID_WORK_ITEM_SIZE, bare (Futhark's, libgpuarray's and RPP's kind), and a block's
-    # threads as a "number of threads" beside a GPU word (nvFuser's kind)
+    # threads as a "number of threads" beside a GPU word (nvFuser's kind; since explain31 its own entry, which reads
+    # the block's threads)
     ("Running kernel failed:  Invalid Work Item Size", "threads", None, None),
-    ("RuntimeError: Selected invalid number of threads for cuda: 2048", "threads", None, None),
+    ("RuntimeError: Selected invalid number of threads for cuda: 2048", "threads", 2048, None),
     # a Mesa driver's own compiler giving up, its name the only GPU word (mesa-lima#56's kind)
     ("kmscube fails on the lima driver with \"ppir: regalloc fail\"", "registers", None, None),
 ])
@@ -2620,3 +2621,62 @@ def test_explain30_zero_sized_work_group_is_no_shortage() -> None:
 ])
 def test_explain30_fifth(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+# explain31: what fresh-359 to 374 taught, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # an LDS overflow in a release note beside an entry that names an NCCL API (not NCCL's host segments)
+    ("Resolved issues\n- Fixed ``ncclCommInitRank`` stall on single-node runs.\n- Fixed LDS overflow in the "
+     "all-gather kernel on gfx942.", "shared-memory", None, None),
+    # oneDNN's GPU prefix and an Intel GPU by its code name
+    ("xe: matmul: fix out of registers exception for large K on BMG", "registers", None, None),
+    # CUDA's 701 mistyped in a title
+    ("CUDA error: Too many resoruces requested when running on a 2080", "registers", None, None),
+    # an old ptxas refusing a launch bound too tight for the kernel
+    ("ptxas sieve.ptx, line 0; : fatal error : (C9999) max reg limit too low", "registers", None, None),
+    # nvFuser's launch check of a scheduled block
+    ("RuntimeError: INTERNAL ASSERT FAILED at \"csrc/runtime/executor_params.cpp\":30. Selected invalid number of "
+     "threads for cuda: 2304", "threads", 2304, None),
+    # CUDA's own description of the error names the block's shared memory and threads
+    ("cudaErrorInvalidConfiguration = 9: a launch that asks for more shared memory per block than the device "
+     "supports gets this error, and so does one with too many threads or blocks.", "threads", None, None),
+    # a graphics API's bound on a group's invocations by its camel-case name
+    ("Texture passes moved to 128-thread groups: the guaranteed minimum (maxComputeWorkGroupInvocations) is 128, and "
+     "bigger groups fail on some drivers.", "threads", None, 128),
+    # a request and a bound in parentheses, the unit after both
+    ("BLOCK_N=256 fails: the tile needs more shared memory than sm86 has (110592 of 101376 bytes).",
+     "shared-memory", 110592, 101376),
+    # an internal compiler error by its short name, on a Tenstorrent core's vector unit
+    ("Register pressure caused an ICE in the SFPU kernel; split the polynomial in two.", "registers", None, None),
+    # CUDA.jl's launch check of registers per block, over its check of the threads that comes after it
+    ("ERROR: Register pressure exceeds device limit (128 regs/thread * 768 threads/block = 98304 regs/block > "
+     "65536 regs/block).\nERROR: Number of threads per block exceeds kernel limit (768 > 512).", "registers", 98304,
+     65536),
+])
+def test_explain31(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text) == [(resource, required, limit)]
+
+
+def test_explain31_register_file_size() -> None:
+    # an Intel kernel's register file as a profiler reports it beside its spill
+    assert _first_on_chip("unitrace: the K=64 variant spills 2048 B per thread with register file size 128; the "
+                          "K=32 one does not spill.") == [("registers", None, 128)]
+
+
+@pytest.mark.parametrize("text", [
+    # a scheduler's parameter dump: a reduction kernel's heading is no fix
+    "===== Reduction Parameters ========\nPersistent Kernel\nLaunch Parameters: BlockDim.x = 64, BlockDim.y = 4, "
+    "Smem Size = 0\nCompile Parameters: index_type = int, maxrregcount = 255",
+    # an occupancy measured above zero: the kernel ran
+    "Each thread of the GPU kernel holds 40 registers and the profiler reports occupancy is 0.625 (5 blocks per SM), "
+    "so the register file is the limiter.",
+    # AMX's tile registers on a CPU
+    "clang -O2 -mamx-tile -mamx-int8 tiles.c\nerror: ran out of registers during register allocation",
+    # nvFuser's check of a block of no threads: below every limit
+    "Selected invalid number of threads for cuda: 0",
+    # AMD's scratch in device memory, against what its OpenCL runtime calls local memory
+    "OpenCL runtime: cut the scratch waves so the total scratch buffer size no longer exceeds the available local "
+    "memory on the GPU.",
+])
+def test_explain31_look_alikes(text: str) -> None:
+    assert not _on_chip(text)
