@@ -2173,6 +2173,60 @@ BATCHES = [
         # per-group scratch from spills against a budget, in device memory: read as register pressure
         "https://github.com/JuliaGPU/oneAPI.jl/commit/e1f4cc6b2ece28078e89dc6d25f6b71b1f3dde57",
     })),
+    # Chinese deep-learning frameworks (blind 13/15)
+    Batch(375, 15, 14 / 15, frozenset({
+        # "Avoid threadgroup < 64 error" over a diff: a bound named by a comparison below it, no shortage word
+        "https://github.com/alibaba/MNN/commit/ed794cd29d6a9b466625deb684a799d7944b3c3e",
+    })),
+    # ZK and FHE provers (blind 12/17)
+    Batch(376, 17, 13 / 17, frozenset({
+        # "With launch bounds it uses 64 registers per thread AND spills registers": 64 read as what it uses, the label
+        # takes it as the cap
+        "https://github.com/matter-labs/era-boojum-cuda/blob/a5cf97fca81bbd2e6ca52513ae3b8806eb120e31/native/ntt_b2n.cuh",
+        # a code comment on spills with no GPU word near
+        "https://github.com/matter-labs/zksync-airbender/blob/97dbacf8a3eec4dcb6621bc9965b1fa784efc6d5/gpu_prover/"
+        "native/stage4.cu",
+        # "fix shared memory mode choosing bug, when compute capability was lower than 8": a bug's words, no shortage
+        "https://github.com/zama-ai/concrete/commit/adf7adffa3f4c923761e718f9695cd4c9c0e0c2b",
+        # "LDE still spills registers", no GPU word
+        "https://github.com/matter-labs/era-boojum-cuda/commit/4849b701151aaabaaeb4bf7616a320c72c5b6e53",
+    })),
+    # vector search and GPU databases (blind 13/15)
+    Batch(377, 15, 13 / 15, frozenset({
+        # cudaErrorInvalidValue at cudaPeekAtLastError after a search kernel: the cause (a dynamic shared-memory
+        # attribute never set) only the fix names
+        "https://github.com/NVIDIA/cuvs/issues/2449",
+        # "CUDA error 1 invalid argument" in a scan kernel with NUM_WARP_Q = 1024: the cause only a linked issue names
+        "https://github.com/facebookresearch/faiss/issues/4509",
+    })),
+    # neural graphics (blind 7/8, nearly all look-alikes)
+    Batch(378, 8, 7 / 8, frozenset({
+        # a user's question whether a 2048 cap is "cuda shared memory limit or something else": read as a shortage
+        "https://github.com/NVlabs/nvdiffrast/issues/132",
+    }), max_lookalike_share=0.9),
+    # video and upscalers (blind 7/13)
+    Batch(379, 13, 11 / 13, frozenset({
+        # "decrease register spilling" in a filter's loop, no GPU word
+        "https://github.com/HomeOfVapourSynthEvolution/VapourSynth-NNEDI3CL/commit/"
+        "8114bae83cc987b6b63313534ceb402ecfd9c106",
+        # "downsize polar work group size ... To fit with reduced hardware limits": the work group is named, the shared
+        # memory only in the diff's code
+        "https://github.com/haasn/libplacebo/commit/989a436a26ca6c0fe054918a11dc7c7f7e6deca0",
+    })),
+    # mobile GPU inference (blind 8/14)
+    Batch(380, 14, 11 / 14, frozenset({
+        # "256 exceeded SwiftShader's 128-invocation cap" in a commit that also "adds an x86 Linux CI job": the CPU
+        # word vetoes it
+        "https://github.com/pytorch/executorch/commit/eac14733ddcb4f8fcdf3f62d40994e8313c898b0",
+        # a reporter's guess ("Maybe GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS not counted") with no failure word near
+        "https://github.com/mantasp/barracuda-release/issues/4",
+        # an excerpt cut before the work-group words: only "map::at: key not found" is left
+        "https://github.com/ggml-org/llama.cpp/issues/25870",
+    })),
+    # 2025-2026 serving projects (blind 10/12, mostly look-alikes)
+    Batch(381, 12, 12 / 12, max_lookalike_share=0.8),
+    # robotics simulators (blind 14/15)
+    Batch(382, 15, 15 / 15),
 ]
 
 

@@ -2680,3 +2680,55 @@ def test_explain31_register_file_size() -> None:
 ])
 def test_explain31_look_alikes(text: str) -> None:
     assert not _on_chip(text)
+
+
+# explain31: what fresh-375 to 382 taught, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # Arm's Mali Offline Compiler report beside a spill
+    ("Mali offline compiler on the softmax shader:\nWork registers: 58 (90% used at 50% occupancy)\nStack use: 256 "
+     "bytes, the register spills that made it slow", "registers", 58, None),
+    # a count in vec4 registers per thread
+    ("Depthwise conv on Mali GPUs is slow from register pressure: the 4x4 tile needs (21 vec4 registers per thread), "
+     "which spill.", "registers", 21, None),
+    # a shader's declared extent as the request
+    ("Set `local_size_x = 1024` in the Vulkan shader and it fails on Mali because this exceeds the maximum work-group "
+     "invocations.", "threads", 1024, None),
+    # a bound per workgroup's invocations
+    ("The WebGPU adapter rejects the shader: 512 exceeded the adapter's 256-invocation cap.", "threads", 512, 256),
+    # a bound after a GPU's name in parentheses
+    ("SM121 (DGX Spark) has 99KB SMEM, which is insufficient for the 128-wide tiles.", "shared-memory", None, 101376),
+    # Japanese: a work group's size by its English name with a Japanese noun, and a filter that does not run
+    ("RX6800でwork groupサイズのエラーが出るのを修正。", "threads", None, None),
+    ("Work group sizeの問題でvpp-denoiseが動作しない問題を修正。", "threads", None, None),
+])
+def test_explain31_second(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text)[:1] == [(resource, required, limit)]
+
+
+def test_explain31_shortage_after_over_the() -> None:
+    # the shortage fastened to registers ("over the 64K registers-per-block limit"), over a block's threads named
+    # earlier in passing
+    text = ("Reset the solver's block dim to 32: raising it to 512 drove the linesearch kernels over the 64K "
+            "registers-per-block limit.")
+    assert [r for r, _, _ in _first_on_chip(text)] == ["registers"]
+
+
+@pytest.mark.parametrize("text", [
+    # a fault an earlier kernel left, reported at the attribute call after it
+    "CUDA error: an illegal memory access was encountered\n  current device: 0, in function launch_mmq at "
+    "mmq.cuh:4008\n  cudaFuncSetAttribute(mul_mat_q<type, 64, 8, false>, "
+    "cudaFuncAttributeMaxDynamicSharedMemorySize, shmem)\nggml-cuda.cu:110: CUDA error",
+    # a build that failed on a language rule, whatever the JIT spilled on the way
+    "building the prover kernels, PTX JIT spills registers and then fails: initializer not allowed for __shared__ "
+    "variable",
+    # a local size over the global range, no device bound
+    "OpenCL error CL_INVALID_WORK_GROUP_SIZE (-54) during call: clEnqueueNDRangeKernel('moments', dims=2, "
+    "globalsize=1x1x1, localsize=1x32x1)\n\nlocal size problem (local > global)",
+    # OpenCL's out-of-resources at a 2D copy: the driver, not a kernel's registers
+    "OpenCV Error: Gpu API call (CL_OUT_OF_RESOURCES) in openCLMemcpy2D, file cl_operations.cpp, line 214",
+    # an Arm CPU's NEON accumulators in a GEMM kernel, in Chinese
+    "LoopSz_TILE_8:\n    ld1 {v3..v6},[x11],#64    ; src tile 0..7\n    smmla v12,v3,v8 ... smmla v27,v7,v11\n"
+    "* 累加寄存器恰好用满 v12..v27(16 个)。",
+])
+def test_explain31_second_look_alikes(text: str) -> None:
+    assert not _on_chip(text)

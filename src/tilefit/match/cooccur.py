@@ -263,7 +263,7 @@ _TIGHT_AFTER = re.compile(
 
 # A shortage right before a phrase, whichever resource: the phrase it names is what ran short.
 _SHORT_BEFORE = re.compile(
-    r"\b(?:(?:runs?|ran|running)\s+out\s+of|out\s+of|insufficient|not\s+enough|too\s+(?:much|many))\s+(?:\w+\s+)?$",
+    r"\b(?:(?:runs?|ran|running)\s+out\s+of|out\s+of|insufficient|not\s+enough|too\s+(?:much|many)|over\s+the)\s+(?:\w+\s+)?$",
     re.IGNORECASE)
 
 

@@ -87,7 +87,11 @@ def _text(piece: str) -> str:
     if "\\" in piece and _ESCAPED.search(piece):
         piece = _ESCAPED.sub(_unescape, piece)
     if "&" in piece and _ENTITY.search(piece):
-        piece = html.unescape(piece).translate(_SPACES)
+        piece = html.unescape(piece)
+        # escaped twice ("&amp;gt;"): a page that showed another page's escaped HTML
+        if "&" in piece and _ENTITY.search(piece):
+            piece = html.unescape(piece)
+        piece = piece.translate(_SPACES)
     if "**" in piece:
         piece = piece.replace("**", "")
     while "  " in piece:  # each pass halves a run of spaces (C-level, faster than a regex here)
