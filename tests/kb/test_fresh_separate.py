@@ -2227,6 +2227,38 @@ BATCHES = [
     Batch(381, 12, 12 / 12, max_lookalike_share=0.8),
     # robotics simulators (blind 14/15)
     Batch(382, 15, 15 / 15),
+    # 2026 commits (blind 3/5)
+    Batch(383, 5, 3 / 5, frozenset({
+        # "tiles require >200 KB smem — exceeds consumer GPU limits (99 KB)": ">200 KB" after "require" is read as a
+        # bound, and the bound in parentheses after "limits" is not read
+        "https://github.com/kekzl/imp/commit/7aee84f8af25b9f798b8ac04340d1f801787bc19",
+        # "required an 8KB scratch buffer that pushed total SMEM from 229KB to 238KB, exceeding the 232KB Blackwell
+        # limit": the scratch buffer's 8KB is read as the request
+        "https://github.com/facebookexperimental/triton/commit/1345cfcbe03cac4e2a89557283cf385f2d6c62b0",
+    })),
+    # CI comments (blind 12/12, mostly look-alikes)
+    Batch(384, 12, 12 / 12, max_lookalike_share=0.8),
+    # other languages (blind 8/8, all look-alikes)
+    Batch(385, 8, 8 / 8, min_lookalike_share=0.0, max_lookalike_share=1.0),
+    # committed sweep logs (blind 9/9)
+    Batch(386, 9, 9 / 9),
+    # personal repositories (blind 6/9)
+    Batch(387, 9, 6 / 9, frozenset({
+        # the failure in a code comment ("// printIDs<<<1, 2048>>>();  exceeds 1024 thread-per-block limit"): a source
+        # line is not read as a log's
+        "https://github.com/mesutoezdil/Systematic-CUDA-Learning-from-0-to-hero-/blob/"
+        "0592e38293e72bd668823dfcb4ab7f5680bc0e0a/cuda/Lesson-02/notes.md",
+        # a status table's "LDS Needed | Limit" columns ("| 68KB | 64KB |"): the columns' names are not read
+        "https://github.com/m8than/amd-kernels/blob/344ddc725382b0682ac6a732b6ecc1216ce15e80/KERNEL_STATUS.md",
+        # "needs 128 of the 255 registers per thread ... goes over the ceiling": the bound is not read
+        "https://github.com/Chennesxu/triton-turing/commit/041d188cfd3db9e2c72aa68f26889fbfca4c0551",
+    })),
+    # look-alikes with the error words (blind 14/15, nearly all look-alikes)
+    Batch(388, 15, 14 / 15, frozenset({
+        # "The scoped VMEM expert prefetch buffer (...) was not accounted for ..., causing tune to select configs that
+        # OOM at compile time": the failure word is further from the phrase than a sentence's reach
+        "https://github.com/sgl-project/sglang-jax/commit/2e55368ac0dba3d710438a8982e705a2069b1098",
+    }), min_lookalike_share=0.0, max_lookalike_share=0.95),
 ]
 
 
