@@ -25,6 +25,7 @@ KB = load_kb()
     ("a\t\tb    c", "a b c"),  # tabs, aligned columns
     ("a\r\nb\rc", "a\nb\nc"),  # Windows, progress bars
     ("x &gt; 1 &amp;&amp; y &lt; 2 &quot;q&quot; &#39;s&#39;", "x > 1 && y < 2 \"q\" 's'"),
+    ("GGML_ASSERT(max_blocks_per_sm &amp;gt; 0) failed", "GGML_ASSERT(max_blocks_per_sm > 0) failed"),  # escaped twice
     ("**OutOfResources: shared memory**", "OutOfResources: shared memory"),
     ('{"detail": "line one\\nline \\"two\\" \\u5171\\u4eab"}', '{"detail": "line one\nline "two" 共享"}'),
     ("   indented\ntrailing   \n\n  next", "indented\ntrailing\n\nnext"),

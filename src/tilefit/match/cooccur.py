@@ -261,7 +261,8 @@ _TIGHT_AFTER = re.compile(
     r"(?:\s+(?:usage|size|footprint|requirements?|use|allocation))?\s+(?:exceed\w*|overflow\w*|constraints?"
     r"|limitations?|limit\s+exceeded|is\s+(?:not\s+enough|insufficient|too\s+(?:small|large)))\b", re.IGNORECASE)
 
-# A shortage right before a phrase, whichever resource: the phrase it names is what ran short.
+# A shortage right before a phrase, whichever resource: the phrase it names is what ran short ("drove the kernels
+# over the 64K registers-per-block limit", after a block's 512 threads named in passing).
 _SHORT_BEFORE = re.compile(
     r"\b(?:(?:runs?|ran|running)\s+out\s+of|out\s+of|insufficient|not\s+enough|too\s+(?:much|many)|over\s+the)\s+(?:\w+\s+)?$",
     re.IGNORECASE)
