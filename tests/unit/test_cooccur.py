@@ -2732,3 +2732,42 @@ def test_explain31_shortage_after_over_the() -> None:
 ])
 def test_explain31_second_look_alikes(text: str) -> None:
     assert not _on_chip(text)
+
+
+# explain32: what fresh-389 to 396 taught, in words of our own
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # a register allocator's bound stated as what is left ("but only N are available"), in a test's expectation
+    ("CHECK: error: Failed to allocate AGPR: kernel requires {{[0-9]+}} but only 8 are available", "registers", None,
+     8),
+    # CUDA's 701 retold as a "launch resource error" in a fix's message
+    ("Added launch bounds to fix launch resource error for Lion.\n\n--- a/csrc/kernels.cu\n+++ b/csrc/kernels.cu\n"
+     "+__launch_bounds__(1024, 1)", "registers", None, None),
+    # a launch's shape by CUDA's sample names is a GPU word ("dimBlock")
+    ("The total number of threads cannot exceed 512, so dimBlock.y is now 512 / ncomp.", "threads", None, 512),
+    # a GPU's matrix instructions name the GPU ("mma")
+    ("Fit mma schedules inside shared memory limits: shrink the schedule if promotion creates allocations which do "
+     "not fit shared memory size.", "shared-memory", None, None),
+    # OpenCL's qualifier of a kernel's local memory names the GPU
+    ("#if (IN_SZ + WEI_SZ) * 4 > MAX_SIZE\n#error \"Local memory size should not exceed the maximum.\"\n#endif\n"
+     "    __local float lcl_in[IN_SZ];", "shared-memory", None, None),
+])
+def test_explain32(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text)[:1] == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # AMDGPU's resource-usage remarks that report no spill at all
+    "remark: k.cpp:12:0:     VGPRs: 128 [-Rpass-analysis=kernel-resource-usage]\n"
+    "remark: k.cpp:12:0:     VGPRs Spill: 0 [-Rpass-analysis=kernel-resource-usage]\n"
+    "remark: k.cpp:12:0:     SGPRs Spill: 0 [-Rpass-analysis=kernel-resource-usage]",
+    # a Blackwell kernel that exited without releasing its tensor memory: a leak, not a shortage
+    "RuntimeError: CUDA error: tensor memory not completely freed\nCUDA kernel errors might be asynchronously "
+    "reported at some other API call",
+    # a verifier that wants an attribute, not a smaller workgroup
+    "gpu kernel: error: requires a workgroup size attribute\nworkgroup_size = [128, 1, 1]",
+    # an APU's GTT pool lent to the GPU as "shared memory"
+    "On the 780M APU, ROCm reports the GTT/shared-memory pool as device memory (GPU total (12/16)) and ComfyUI "
+    "loads too much.",
+])
+def test_explain32_look_alikes(text: str) -> None:
+    assert not _on_chip(text)
