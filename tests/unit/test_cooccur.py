@@ -2750,6 +2750,11 @@ def test_explain31_second_look_alikes(text: str) -> None:
     # OpenCL's qualifier of a kernel's local memory names the GPU
     ("#if (IN_SZ + WEI_SZ) * 4 > MAX_SIZE\n#error \"Local memory size should not exceed the maximum.\"\n#endif\n"
      "    __local float lcl_in[IN_SZ];", "shared-memory", None, None),
+    # a block's threads as the request named after the bound (fresh-397, measured on e2a40cf)
+    ("cuda/core/_launcher.pyx in cuda.core._launcher.launch()\n\nCUDAError: CUDA_ERROR_INVALID_VALUE: This indicates "
+     "that one or more of the parameters passed to the API call is not within an acceptable range of values.\n\nCUDA "
+     "cannot launch a block with n threads, because the maximum number of threads in a block is 1024 and we are "
+     "requesting 4096 threads.", "threads", 4096, 1024),
 ])
 def test_explain32(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text)[:1] == [(resource, required, limit)]
