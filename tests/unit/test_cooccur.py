@@ -2776,3 +2776,17 @@ def test_explain32(text: str, resource: str, required: int | None, limit: int | 
 ])
 def test_explain32_look_alikes(text: str) -> None:
     assert not _on_chip(text)
+
+
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # a size a footprint went past is the bound (fresh-389, measured on 794d386)
+    ("Turning on bounds checks pushes the kernel's smem footprint past 99 KB on consumer cards; halve the tile.",
+     "shared-memory", None, 101376),
+    # a size a config stays within, the memory named after it; "cant" for "can't"
+    ("# BLOCK_K=128 keeps 4 stages within 99KB smem (BLOCK_K=256 cant fit 3 stages)", "shared-memory", None, 101376),
+    # a bound in K after "should not exceed", at a sentence's end, in a kernel's own #error
+    ("#if (IN_SZ + WEI_SZ) * 4 > LDS_MAX\n#error \"Local memory size should not exceed 32k.\"\n#endif\n"
+     "__local float lcl_in[IN_SZ];", "shared-memory", None, 32768),
+])
+def test_explain32_bounds_in_comments(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text)[:1] == [(resource, required, limit)]
