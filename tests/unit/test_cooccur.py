@@ -2790,3 +2790,17 @@ def test_explain32_look_alikes(text: str) -> None:
 ])
 def test_explain32_bounds_in_comments(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text)[:1] == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # a shell's redirect to a file is no comparison, whatever work sizes an autotuner prints after it (fresh-410)
+    "$ ./john --test=0 > run-1.txt\nLocal worksize (LWS) 64, Global worksize (GWS) 8192\nDevice 0: GeForce GTX 570",
+    # OpenCL's failure to allocate a buffer in device memory, whatever threads the advice names
+    "### CL_MEM_OBJECT_ALLOCATION_FAILURE when calling clEnqueue\nThe GPU cannot allocate the buffers your config asks "
+    "for: you may run too many threads per GPU, or an intensity that is too high.",
+    # an allocator's own CL_OUT_OF_RESOURCES: device memory, not a kernel's registers
+    "OpenCL allocator failed with CL_OUT_OF_RESOURCES\nThe driver could not find contiguous virtual memory for the "
+    "image buffer.",
+])
+def test_explain32_allocations_and_redirects(text: str) -> None:
+    assert not _on_chip(text)
