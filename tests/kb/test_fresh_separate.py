@@ -2414,6 +2414,79 @@ BATCHES = [
         "https://github.com/Null-MC/Shrimple/issues/115",
         "https://github.com/google/dawn/commit/1ca6fbad8f231ffe3d68eb88e939b5eafba119e2",
     }), max_lookalike_share=0.6),
+    # fresh-402 blind on a2f9767 (13/17)
+    Batch(402, 17, 13 / 17, frozenset({
+        # CUDA.jl's launch diagnosis in a diff: ERROR_LAUNCH_OUT_OF_RESOURCES named before its threads message
+        "https://github.com/JuliaGPU/CUDA.jl/commit/a011e73c375728fbf7a997a648d7c40a6607958a",
+        # "statistics such as ... register spilling" in a feature's description, read as a spill
+        "https://github.com/JuliaGPU/CUDA.jl/commit/f8d76f4dd48fd1fbcfa9be64a9bfb9cbfe9dc555",
+        # a scratch limiter beside group_segment_size and "Excessive", read on chip
+        "https://github.com/JuliaGPU/AMDGPU.jl/commit/5b9ea8ac25946c4eb96c7278ec4e8fd828e4eef1",
+        # "1024 threads per block. Every thread has 64 registers": the threads named first
+        "https://github.com/beehive-lab/TornadoVM/issues/569",
+    }), max_lookalike_share=0.6),
+    # fresh-405, 406 and 408 blind on 9567376 (13/19, 17/20, 14/17); 407 and 410 on the same src (11/18, 14/20)
+    Batch(405, 19, 13 / 19, frozenset({
+        # a test's expected message with the bound as an f-string field ("Hardware limit: {tmem_size}")
+        "https://github.com/facebookexperimental/triton/blob/db4666f22c1f8b206584c3f06e3b4a0ff035989e/python/test/unit/"
+        "runtime/test_autotuner.py#L619",
+        # "OutOfResources: 576 > 512" beside a note that it is not a shared-memory race: vetoed
+        "https://github.com/facebookexperimental/triton/blob/db4666f22c1f8b206584c3f06e3b4a0ff035989e/third_party/"
+        "nvidia/hopper/lib/Transforms/WarpSpecialization/docs/BwdTmemReuseSlotHazard.md#L71",
+        # register pressure blamed for an illegal memory access (vetoed: an illegal access is a bug's)
+        "https://github.com/flagos-ai/FlagGems/commit/9f392043a87a10d37a81b85b33255dede9a1a5cc",
+        # the register file's size not read as the bound
+        "https://github.com/facebookexperimental/triton/blob/db4666f22c1f8b206584c3f06e3b4a0ff035989e/third_party/tlx/"
+        "tools/sched2tlx/sched2tlx/emitter.py#L5055",
+        # a cap stated in warps ("limit number of warps not exceed 8")
+        "https://github.com/flagos-ai/FlagTree/blob/0bb47ea4f7db4b04f68eca204faaae56795f3174/third_party/mthreads/python/"
+        "triton/runtime/autotuner.py#L252",
+        # a shared-memory limit queried at import time before an unrelated launch failure
+        "https://github.com/flagos-ai/FlagGems/commit/83b56ee957acdd657447ef39f1f065c9ea9b42da",
+    }), max_lookalike_share=0.5),
+    Batch(406, 20, 17 / 20, frozenset({
+        # an invalid device ordinal whose fix (elsewhere) blamed registers
+        "https://github.com/NVIDIA/cudf-spark-jni/issues/2988",
+        # sizes as expressions ("2^18 * 4 = 1M") and a row size in bytes
+        "https://github.com/NVIDIA/spark-rapids-jni/commit/4b57f4452d495e412251045fb0e31cd56f975763",
+        "https://github.com/NVIDIA/spark-rapids/blob/796ef8b3ce8748d082eff7eb38eb179d122f8488/sql-plugin/src/main/scala/"
+        "com/nvidia/spark/rapids/GpuColumnarToRowExec.scala#L90-L103",
+    }), min_lookalike_share=0.5, max_lookalike_share=0.9),
+    Batch(407, 18, 12 / 18, frozenset({
+        # a check of regsPerBlock for Jetson in a diff, no failure word
+        "https://github.com/NVIDIA/TensorRT/commit/ef01e58a25c036e3379104ab8055ac888b87fdc3",
+        # Chinese design notes: registers named before threadgroup memory
+        "https://github.com/alibaba/MNN/blob/4d40bdbd7efb73a58383bb5da867a6f41eb1776e/skills/metal-optimize/"
+        "kernel-dev-and-optimize.md#L643",
+        # "the 0xc000 (48 KB) default": the bound in hex not read
+        "https://github.com/microsoft/onnxruntime/pull/29140",
+        # a 256-thread workgroup against SwiftShader's 128 in a diff
+        "https://github.com/pytorch/executorch/commit/ea8037c04aaa80611d5eefa2d1a5142865260898",
+        # a Jetson's unified memory called "shared memory (GPU+CPU)"; a dispatch size over 65535 beside a work-group
+        # size: read on chip
+        "https://github.com/grimoire/mmdetection-to-tensorrt/issues/38",
+        "https://github.com/tensorflow/tfjs/commit/5f5a5bb67af9e3df69785bc8b304fb9c90013374",
+    }), max_lookalike_share=0.65),
+    Batch(408, 17, 14 / 17, frozenset({
+        # static shared memory named only as "shared memory use" in a build fix
+        "https://github.com/ggml-org/llama.cpp/pull/16091",
+        # "the magic number 768" read as the bound
+        "https://github.com/ggml-org/llama.cpp/pull/19920",
+        # VGPR spills that only slowed a kernel (labelled a look-alike)
+        "https://github.com/Anbeeld/beellama.cpp/commit/2a02f00e8130f1f5261d0057c10e48ebbc52ef80",
+    }), max_lookalike_share=0.7),
+    Batch(410, 20, 16 / 20, frozenset({
+        # a lattice too large for shared memory, read as a block's threads
+        "https://github.com/paboyle/Grid/commit/1f9688417ae1fc1fcb680d37d05983e6dccbfc9d",
+        # "past 48k" of dynamic shared memory in a guide: the bound in k not read
+        "https://github.com/hashcat/hashcat/blob/d3983edaf22f5370d1bb136c930460bcad2d9f6e/docs/"
+        "hashcat-plugin-development-guide.md#L494",
+        # a register budget in a header's comment, no failure word
+        "https://github.com/NVIDIA-Genomics-Research/GenomeWorks/blob/baab566885cd9c631f4f941c99d0ce37f9b10ecf/cudapoa/"
+        "src/cudapoa_kernels.cuh#L31",
+        # "shared mem errors" that were a race: read on chip
+        "https://github.com/tpruvot/ccminer/commit/0a0fd33caca64ff842a279db1218c041496c3754",
+    }), max_lookalike_share=0.6),
 ]
 
 
