@@ -2804,3 +2804,11 @@ def test_explain32_bounds_in_comments(text: str, resource: str, required: int | 
 ])
 def test_explain32_allocations_and_redirects(text: str) -> None:
     assert not _on_chip(text)
+
+
+def test_explain32_quoted_message_with_sizes() -> None:
+    # Triton's message quoted in prose with the sizes in parentheses right after it, and a size of a few bytes before
+    # it that is part of a size, not the request ("1 byte vs 2 bytes"; fresh-409, measured on 9f2de1f)
+    text = ('FP8 values take 1 byte vs 2 bytes for BF16. The BF16 tile fails with "out of resource: shared memory" '
+            '(300KB > 228KB limit).')
+    assert _first_on_chip(text) == [("shared-memory", 307200, 233472)]

@@ -332,6 +332,8 @@ def _to_match(text: str, c: _Candidate, offset: int) -> Match:
     )
 
 
+# a message's closing quote, then a parenthesis that opens with a size: the sizes a writer gave it
+_QUOTED_THEN_SIZES = re.compile(r'["`\u201d\u2019]\s{0,2}\(\s*~?\d[\d,.]*\s*(?:[KMG]i?B|bytes?|B)\b')
 # counts, and TPU sizes, read from the prose around an exact match that states none
 _PROSE_COUNTED = frozenset({"threads", "registers", "vmem", "scoped-vmem", "tpu-smem"})
 
@@ -356,8 +358,11 @@ def _with_prose_numbers(text: str, m: Match, c: _Candidate, budget: ProseBudget,
     # a 53.66M VMEM scoped allocation ..., exceeding the available 51.61M"). Neither is read where another line of
     # the same error states its numbers in the program's own words (libtpu's decimal "Estimated 150.99MB exceeds
     # 134.22MB vmem capacity" under "Ran out of memory in memory space vmem").
+    # The exception is a message quoted in prose with its sizes in parentheses right after it: 'BLOCK_K=128 fails with
+    # "out of resource: shared memory" (426KB > 232KB limit)'.
     if (m.entry.confidence == "exact" and m.required is None and m.limit is None
-            and (m.entry.resource not in _PROSE_COUNTED or m.entry.id in numbered)):
+            and (m.entry.resource not in _PROSE_COUNTED or m.entry.id in numbered)
+            and _QUOTED_THEN_SIZES.match(text, c.end) is None):
         return m
     if not budget.take():
         return m
@@ -535,7 +540,7 @@ def _stated(text: str, resource: str, start: int, end: int, fill: bool = False,
             # no block asks for, and no GPU gives a block, a few hundred bytes: "each placeholder occupies 16 B", "~1KB
             # of launch overhead" are parts of a size, not the request or the bound; both small is a device that
             # reports none ("Requested 1152 bytes of shared memory, but max is 0 bytes")
-            required, limit = numbers_near(text, at, to, resource)
+            required, limit = numbers_near(text, at, to, resource, _MIN_SHARED)
             if required is not None and limit is not None and max(required, limit) < _MIN_SHARED:
                 return required, limit
             return (required if required is None or required >= _MIN_SHARED else None,

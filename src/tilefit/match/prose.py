@@ -141,10 +141,23 @@ def _first(patterns: tuple[re.Pattern[str], ...], text: str) -> re.Match[str] | 
     return min(found, key=lambda m: m.start("n")) if found else None
 
 
-def numbers_near(text: str, start: int, end: int, resource: str | None = None) -> tuple[int | None, int | None]:
+def _first_from(patterns: tuple[re.Pattern[str], ...], text: str, floor: int) -> re.Match[str] | None:
+    """The first match whose size is at least floor (a size below it is part of a size), else the first one."""
+    first = _first(patterns, text)
+    size = _size(first)
+    if first is None or not floor or size is None or size >= floor:
+        return first
+    later = sorted((m for p in patterns for m in p.finditer(text)), key=lambda m: m.start("n"))
+    return next((m for m in later if (v := _size(m)) is not None and v >= floor), first)
+
+
+def numbers_near(text: str, start: int, end: int, resource: str | None = None,
+                 floor: int = 0) -> tuple[int | None, int | None]:
     """(required, limit) stated in prose within the rules' reach of text[start:end]; None where not stated.
 
-    For a TPU resource, sizes may carry XLA's bare units ("16.44M").
+    For a TPU resource, sizes may carry XLA's bare units ("16.44M"). With a floor, a requirement below it is passed
+    over for a later one that is not ("FP8 elements are 1 byte vs 2 bytes ... fails with 'out of resource: shared
+    memory' (426KB > 232KB limit)": 426KB, not 1 byte).
     """
     rules = prose_rules()
     # (markdown's emphasis is no word: "only **99 KB** shared memory/block"; nor is a tilde an approximation's:
@@ -152,8 +165,8 @@ def numbers_near(text: str, start: int, end: int, resource: str | None = None) -
     window = _FROM_TO.sub(_changed, _KIB_PRODUCT.sub(
         r"\1 KiB", _ABOUT.sub("", reflow(text[max(0, start - rules.reach): end + rules.reach]).replace("**", ""))))
     tpu = resource in rules.tpu_resources
-    required_m = (None if tpu else _first(rules.total, window)) or _first(
-        rules.tpu_required if tpu else rules.required, window)
+    required_m = (None if tpu else _first(rules.total, window)) or _first_from(
+        rules.tpu_required if tpu else rules.required, window, floor)
     limit_m = _first(rules.tpu_limit if tpu else rules.limit, window)
     required, limit = _exact(required_m, _size(required_m)), _exact(limit_m, _size(limit_m))
     if required_m is not None:
