@@ -2487,6 +2487,22 @@ BATCHES = [
         # "shared mem errors" that were a race: read on chip
         "https://github.com/tpruvot/ccminer/commit/0a0fd33caca64ff842a279db1218c041496c3754",
     }), max_lookalike_share=0.6),
+    # fresh-404 and 409 blind on 9f2de1f's src (14/18, 13/15)
+    Batch(404, 18, 14 / 18, frozenset({
+        # a tuner's check for ptxas's "uses too much shared data" in code, read as static shared memory (labelled
+        # shared memory)
+        "https://github.com/KernelTuner/kernel_tuner/commit/3a7c76500afe22afa41184dce2708cca9483dc05",
+        # a tuner's table of "error -54 ... invalid config. | <-- skipping" rows; an AMD compiler aborting on local
+        # memory, told without failure words tilefit reads
+        "https://github.com/CNugteren/CLBlast/issues/303",
+        "https://github.com/CNugteren/CLBlast/issues/259",
+        # error -54 from a tuner's own bug, read as the work-group size
+        "https://github.com/CNugteren/CLBlast/issues/381",
+    }), max_lookalike_share=0.6),
+    Batch(409, 15, 14 / 15, frozenset({
+        # "which require up to 147456 bytes and fail to launch" in a generated file's docstring: the request not read
+        "https://github.com/pytorch/helion/commit/15689365eea39e78ce2d2f28ce468b28ff6ad10f",
+    }), max_lookalike_share=0.65),
 ]
 
 
