@@ -2503,6 +2503,41 @@ BATCHES = [
         # "which require up to 147456 bytes and fail to launch" in a generated file's docstring: the request not read
         "https://github.com/pytorch/helion/commit/15689365eea39e78ce2d2f28ce468b28ff6ad10f",
     }), max_lookalike_share=0.65),
+    # fresh-411 to 414 blind on 5d3ec77, the session's last rules, and nothing learnt from them (7/10, 7/13, 13/16,
+    # 15/16); mostly look-alikes
+    Batch(411, 10, 7 / 10, frozenset({
+        # a ptxas warning that a threads-per-SM value "will be ignored", and PVC's small-register mode with its shared
+        # memory cut: read on chip
+        "https://gitlab.com/gromacs/gromacs/-/commit/5b7204976cf4b3de22fdc6ea9748e4187d8dc695",
+        "https://gitlab.com/gromacs/gromacs/-/commit/838061bde11c38b5a794dc0511dc44d3dec98f3b",
+        # forced register spilling in a driver's test (labelled a look-alike): read as the spill warning
+        "https://gitlab.freedesktop.org/lima/mesa/-/issues/95",
+    }), min_lookalike_share=0.5, max_lookalike_share=0.95),
+    Batch(412, 13, 7 / 13, frozenset({
+        # occupancy and register-usage threads where nothing failed (look-alikes by the brief), read on chip
+        "https://forums.developer.nvidia.com/t/why-dont-i-get-full-occupancy/17184",
+        "https://forums.developer.nvidia.com/t/threads-per-block-equation/3214",
+        "https://forums.developer.nvidia.com/t/puzzling-register-usage-by-nvcc-nvcc-appears-to-not-use-a-freely-"
+        "available-register/21370",
+        "https://stackoverflow.com/questions/3874839/cuda-sm-register-limit",
+        # "Limit groupsize to 256 for oneAPI": no failure word
+        "https://github.com/JuliaGPU/KernelAbstractions.jl/commit/a6479922d8beec7a37db8978e4c1cbcc9089d543",
+        # an example's check of local memory in source, no failure word in reach
+        "https://github.com/pocl/pocl/blob/5066640dcbff6df32241da2416c964ea69659999/examples/matrix1/matrix1.c#L326",
+    }), max_lookalike_share=0.65),
+    Batch(413, 16, 13 / 16, frozenset({
+        # the advertised 1024 read as the bound (labelled the request)
+        "https://github.com/CHIP-SPV/chipStar/commit/34877153c0267207f6f48b98a10d87a3306fdfa3",
+        # IGC's test of a spill threshold at 128 GRF, nothing failed: read on chip
+        "https://github.com/intel/intel-graphics-compiler/blob/98fff71643f1d26ba6cc25811e46c780bb022158/IGC/"
+        "ocloc_tests/Workloads/grf-spill-threshold-boundary-pvc.ll#L9-L26",
+        # "'local_size_x' : must be at least 1": a size below every bound, read as a block's threads
+        "https://github.com/google/shaderc/issues/1016",
+    }), max_lookalike_share=0.65),
+    Batch(414, 16, 15 / 16, frozenset({
+        # a fallback above a "47 KB" threshold of dynamic shared memory, no failure word
+        "https://github.com/NVIDIA-Merlin/HugeCTR/commit/8c3e06f19e25d7b30d4be0cddc32085a0ed3b51d",
+    }), min_lookalike_share=0.5, max_lookalike_share=0.95),
 ]
 
 

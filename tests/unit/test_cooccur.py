@@ -2765,6 +2765,8 @@ def test_explain32(text: str, resource: str, required: int | None, limit: int | 
     "remark: k.cpp:12:0:     VGPRs: 128 [-Rpass-analysis=kernel-resource-usage]\n"
     "remark: k.cpp:12:0:     VGPRs Spill: 0 [-Rpass-analysis=kernel-resource-usage]\n"
     "remark: k.cpp:12:0:     SGPRs Spill: 0 [-Rpass-analysis=kernel-resource-usage]",
+    # the same remarks wrapped and joined again, a count of none before the next line's register count
+    "remark: k.cpp:12:0: SGPRs Spill: 0 remark: k.cpp:12:0: VGPRs: 128 remark: k.cpp:12:0: LDS Size [bytes/block]: 0",
     # a Blackwell kernel that exited without releasing its tensor memory: a leak, not a shortage
     "RuntimeError: CUDA error: tensor memory not completely freed\nCUDA kernel errors might be asynchronously "
     "reported at some other API call",
