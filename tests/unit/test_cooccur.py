@@ -2814,3 +2814,34 @@ def test_explain32_quoted_message_with_sizes() -> None:
     text = ('FP8 values take 1 byte vs 2 bytes for BF16. The BF16 tile fails with "out of resource: shared memory" '
             '(300KB > 228KB limit).')
     assert _first_on_chip(text) == [("shared-memory", 307200, 233472)]
+
+
+# explain33: what fresh-415 to 422 taught, in words of our own (measured blind on c6b67d1)
+@pytest.mark.parametrize(("text", "resource", "required", "limit"), [
+    # a bound in K in parentheses after the memory it bounds, "max" before it
+    ("Query the opt-in attribute instead of the old property, which only reports the max size of static shared "
+     "memory (48k); kernels that use more than that need the dynamic opt-in.", "shared-memory", None, 49152),
+    # the block size a kernel could not run at, as its fix names it
+    ("Threads per block: the scan kernel cannot be scheduled in 1024-sized blocks on this device.", "threads", 1024,
+     None),
+    # a miner's work-group size from its command line, refused with -54
+    ("clEnqueueNDRangeKernel: CL_INVALID_WORK_GROUP_SIZE (-54)\nI had set --cl-local-work 512; with 256 it starts.",
+     "threads", 512, None),
+])
+def test_explain33(text: str, resource: str, required: int | None, limit: int | None) -> None:
+    assert _first_on_chip(text)[:1] == [(resource, required, limit)]
+
+
+@pytest.mark.parametrize("text", [
+    # OpenCL 1.2's rule that the local size divide the global one, told in other words
+    "OpenCL error: CL_INVALID_WORK_GROUP_SIZE {:code -54}\nWith OpenCL 1.2 the global size has to be divisible evenly "
+    "by the work-group size; 345 by 15 leaves a remainder.",
+    # a launch's total over a 32-bit dispatch field: the grid's bound, not a block's
+    "raise ValueError('launch needs {} total threads ({} blocks * {} threads per block), but the device takes at most "
+    "{} threads ' 'per launch')",
+    # a language rule about a __shared__ array's size expression, not its size
+    "error: variable length array declaration cannot have static storage duration\n  __shared__ double buf[MAX_THD];\n"
+    "// Maximum number of threads in a block.\n#define MAX_THD 1024",
+])
+def test_explain33_look_alikes(text: str) -> None:
+    assert not _on_chip(text)
