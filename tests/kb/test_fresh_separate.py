@@ -2538,6 +2538,61 @@ BATCHES = [
         # a fallback above a "47 KB" threshold of dynamic shared memory, no failure word
         "https://github.com/NVIDIA-Merlin/HugeCTR/commit/8c3e06f19e25d7b30d4be0cddc32085a0ed3b51d",
     }), min_lookalike_share=0.5, max_lookalike_share=0.95),
+    # fresh-415 to 422 blind on c6b67d1 (11/16, 12/13, 11/14, 7/10, 10/11, 14/17, 11/13, 9/15), then learnt from in
+    # d5fb008: the misses left
+    Batch(415, 16, 12 / 16, frozenset({
+        # the --cl-local-work 512 that -54 refused stands two comments below the error line, past the count's reach
+        "https://github.com/ethereum-mining/ethminer/issues/1753",
+        # a 64 KB opt-in set in code (labelled the request), no failure word
+        "https://github.com/tromp/cuckoo/commit/ba8bb746dbaadaf8fc899523631687975486ede1",
+        # a miner's work size divided by 8 for what its kernels spawn, and a check of warps per block against a
+        # kernel's bound: no on-chip phrase that names a failure
+        "https://github.com/fireice-uk/xmr-stak/commit/8bf8e8c86de634afe05f18d202d5ef7598f4091d",
+        "https://github.com/tpruvot/ccminer/blob/6ff4e50987e59a70056324a94ed8667cc0bf598d/scrypt/salsa_kernel.cu#L492",
+    }), max_lookalike_share=0.65),
+    Batch(416, 13, 13 / 13, max_lookalike_share=0.65),
+    Batch(417, 14, 11 / 14, frozenset({
+        # a channel count that "got errors" and a build log cut before its error line: no resource named
+        "https://github.com/graphdeco-inria/diff-gaussian-rasterization/issues/48",
+        "https://github.com/slothfulxtx/diff-gaussian-rasterization/issues/27",
+        # a block of 1024 threads halved for doubles, the cause unstated
+        "https://github.com/NVIDIAGameWorks/kaolin/commit/0e6077d84b44fa5e43583afbf5d3ff1110352e58",
+    }), max_lookalike_share=0.65),
+    Batch(418, 10, 7 / 10, frozenset({
+        # "the total shared local memory sizes are 48K and 16K on the P100 and DG1, respectively": the P100's read
+        "https://github.com/zjin-lcf/HeCBench/commit/859952a3e33bd3ec5e739832a36cf0428dc9512c",
+        # SYCL's bare CL_OUT_OF_RESOURCES, read as registers x threads (labelled local memory or threads)
+        "https://github.com/zjin-lcf/HeCBench/commit/449f5b7c054445743cd93dd07d32807e1b194cad",
+        # a commit about a 4 GiB allocation cap that names register-pressure kernels failing with CL_OUT_OF_RESOURCES
+        # in a driver's debug mode: read on chip
+        "https://github.com/CHIP-SPV/chipStar/commit/69373daef499783e524c038b10c7f934b498e84c",
+    }), max_lookalike_share=0.6),
+    Batch(419, 11, 10 / 11, frozenset({
+        # a block sized by the tokens and dynamic shared memory by batch x length, fixed without a failure word
+        "https://github.com/bytedance/lightseq/commit/4ff255e43efcb17e4886d0b02a7fb50d3d2c9fa2",
+    }), min_lookalike_share=0.5, max_lookalike_share=0.95),
+    Batch(420, 17, 14 / 17, frozenset({
+        # __launch_bounds__ added under "limited ... register nums", and "would register overflow": no GPU failure word
+        "https://github.com/NVIDIA-Merlin/HugeCTR/commit/e3dd49f710acb4000f69e66b0b60af5298c52645",
+        "https://github.com/FindDefinition/cumm/commit/969fd0d836155fd902bbc559bb6c6546b89c90d4",
+        # a bound "previously set due to shared memory limitation" that is now the binary's size: read on chip
+        "https://github.com/meta-pytorch/torchrec/issues/1125",
+    }), max_lookalike_share=0.65),
+    Batch(421, 13, 11 / 13, frozenset({
+        # an assumed 1024 compute-group threads, now looked up: no failure
+        "https://github.com/mpv-player/mpv/pull/9607",
+        # a spill that only slowed a kernel (labelled a look-alike): read as the spill warning
+        "https://github.com/halide/Halide/commit/63fbef076cee01166eae6ecea78cc60f93e685e8",
+    }), min_lookalike_share=0.5, max_lookalike_share=0.85),
+    Batch(422, 15, 11 / 15, frozenset({
+        # Kokkos' "not enough L0 scratch memory" in a review comment: no resource the general layer knows
+        "https://github.com/PennyLaneAI/pennylane-lightning/pull/802",
+        # a block of 512 or 1024 threads too many for the registers a kernel needs: read as registers or threads
+        # without the block's size (the count is a thread count beside a registers phrase, or too far)
+        "https://github.com/qulacs/qulacs/issues/618",
+        "https://github.com/lebedov/scikit-cuda/commit/f6e07f6a8bd785ed1e211054fc96fe84e8b5daf6",
+        "https://github.com/google-research/dex-lang/pull/690",
+    }), max_lookalike_share=0.65),
 ]
 
 
