@@ -2827,6 +2827,9 @@ def test_explain32_quoted_message_with_sizes() -> None:
     # a miner's work-group size from its command line, refused with -54
     ("clEnqueueNDRangeKernel: CL_INVALID_WORK_GROUP_SIZE (-54)\nI had set --cl-local-work 512; with 256 it starts.",
      "threads", 512, None),
+    # a register cap worked out as a fraction is the cap, not the register file; a kernel's wish is its request
+    ("ptxas must assume the largest block, which caps it at 65536/1024 = 64 registers per thread; the kernel wants 70 "
+     "registers, so it spilled 20 bytes.", "registers", 70, 64),
 ])
 def test_explain33(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text)[:1] == [(resource, required, limit)]
