@@ -2845,6 +2845,12 @@ def test_explain33(text: str, resource: str, required: int | None, limit: int | 
     # a language rule about a __shared__ array's size expression, not its size
     "error: variable length array declaration cannot have static storage duration\n  __shared__ double buf[MAX_THD];\n"
     "// Maximum number of threads in a block.\n#define MAX_THD 1024",
+    # a shortage asked about in one sentence, shared memory listed in the next among things checked (Ray's object store
+    # failing to map its segment)
+    "Could this be due to insufficient GPU memory? I have checked system memory, shared memory, and the ulimits.\n"
+    "[2025-09-03 15:32:50,627 C 267234] object_store.cc:32: mmap failed",
+    # a number's overflow in a kernel that uses local memory, not the memory's
+    "[OpenCL] fix avg pooling overflow with fp16 when using local memory",
 ])
 def test_explain33_look_alikes(text: str) -> None:
     assert not _on_chip(text)
