@@ -2593,6 +2593,52 @@ BATCHES = [
         "https://github.com/lebedov/scikit-cuda/commit/f6e07f6a8bd785ed1e211054fc96fe84e8b5daf6",
         "https://github.com/google-research/dex-lang/pull/690",
     }), max_lookalike_share=0.65),
+    # fresh-423 to 428 blind on f7956e8 (10/15, 11/13, 13/16, 7/10, 14/14, 7/11), then learnt from in 709f43d and
+    # beb58af: the misses left
+    Batch(423, 15, 10 / 15, frozenset({
+        # a work-group size capped at 256 for local memory, "too small" without a failure word in the phrase's sentence
+        "https://github.com/LuxCoreRender/LuxCore/commit/b801f9b541fd0cfe8087da7428894aa1073ca156",
+        # a comment on work-groups cut from 1024 to 512 (labelled the request and the bound): the cut read as the bound
+        "https://github.com/blender/cycles/blob/97dbe6f57cdf4ede2d2b75ebdda507c8712edb7a/src/device/oneapi/"
+        "device_impl.cpp#L1301-L1316",
+        # #error checks on a block's threads and a thread's registers: the threads' named first, no number read
+        "https://github.com/blender/cycles/blob/97dbe6f57cdf4ede2d2b75ebdda507c8712edb7a/src/kernel/device/cuda/"
+        "config.h#L5-L88",
+        # register pressure and spilling reduced where nothing failed (labelled a look-alike): read on chip
+        "https://github.com/blender/cycles/commit/18682567fdd1908d4838a9d9337082db4aab56d1",
+        # a shared-memory BVH stack that "can overflow" (its global buffer, by the label): read on chip
+        "https://github.com/TomClabault/HIPRT-Path-Tracer/commit/dc848cebf1356c88233ca7052d22c1cd92a08673",
+    }), min_lookalike_share=0.5, max_lookalike_share=0.75),
+    Batch(424, 13, 11 / 13, frozenset({
+        # 701 fixed by a max_thread of 1024 ("It default be 1024"): the block's size not read
+        "https://github.com/wang-xinyu/tensorrtx/issues/955",
+        # a hard-coded 1024 threads per block lowered for Jetson boards, told in Chinese: no failure word
+        "https://github.com/PaddlePaddle/Paddle/pull/34751",
+    }), min_lookalike_share=0.5, max_lookalike_share=0.8),
+    Batch(425, 16, 13 / 16, frozenset({
+        # threads per block set from the shared memory available: the block's phrase first
+        "https://github.com/openmm/openmm/commit/b8cba79fb7406c1d997f29f06a1a8a9aefcdf249",
+        # the dynamic shared memory raised only on matching cards: no failure word
+        "https://github.com/PASSIONLab/OpenEquivariance/commit/2f1375b17c7e55a7ef0f4cc12c74ed087e229203",
+        # launch bounds tuned to let a kernel use all registers (labelled a look-alike): read on chip
+        "https://github.com/openmm/openmm/commit/97e1484093b70edbf2fe6e1b4855b67aa5ebea33",
+    }), max_lookalike_share=0.65),
+    Batch(426, 10, 8 / 10, frozenset({
+        # a fused router's shared memory expanded, and a check added: commit titles with no failure word
+        "https://github.com/NVIDIA/TransformerEngine/commit/d11a8dab8d8583819d29b306f6c997f0ba17fe5e",
+        "https://github.com/NVIDIA/TransformerEngine/commit/70aae6ad6db9c2a94f79ae9c0bf5996f46a0c477",
+    }), min_lookalike_share=0.5, max_lookalike_share=0.8),
+    Batch(427, 14, 14 / 14, min_lookalike_share=0.5, max_lookalike_share=0.95),
+    Batch(428, 11, 8 / 11, frozenset({
+        # a register file's numbers in a course's notes on spilling (labelled a look-alike): read on chip
+        "https://github.com/BBuf/how-to-optim-algorithm-in-cuda/blob/10a3a8d243037e2544686eb673fda86fba23143f/cutlass/"
+        "cute/CUTLASS%E7%AC%94%E8%AE%B0%E7%B3%BB%E5%88%97-%E6%9D%A8%E8%BF%9C%E8%88%AA.md#L2060",
+        # local memory over a mobile limit, in Chinese with no GPU word in the excerpt
+        "https://github.com/alibaba/MNN/blob/4d40bdbd7efb73a58383bb5da867a6f41eb1776e/skills/opencl-optimize/"
+        "optimization-handbook.md#L343",
+        # a 2048-thread block's reduction over a MUSA card's shared memory: the block's phrase first
+        "https://github.com/InfiniTensor/InfiniCore/commit/d0930eea25aa6437208f47076288adb98380eda7",
+    }), max_lookalike_share=0.75),
 ]
 
 
