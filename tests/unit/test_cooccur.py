@@ -2832,7 +2832,8 @@ def test_explain32_quoted_message_with_sizes() -> None:
      "registers, so it spilled 20 bytes.", "registers", 70, 64),
     # a version's series and an architecture's check are no request and no bound (fresh-423, measured on f7956e8)
     ("/* 7.x, 8.x, 12.x */\n#elif __CUDA_ARCH__ <= 1299\n#  define GPU_KERNEL_MAX_REGISTERS 168\n#endif\n"
-     "#if GPU_KERNEL_MAX_REGISTERS > GPU_THREAD_MAX_REGISTERS\n#  error \"Maximum number of registers per thread exceeded\"",
+     "#if GPU_KERNEL_MAX_REGISTERS > GPU_THREAD_MAX_REGISTERS\n"
+     "#  error \"Maximum number of registers per thread exceeded\"",
      "registers", None, None),
 ])
 def test_explain33(text: str, resource: str, required: int | None, limit: int | None) -> None:
