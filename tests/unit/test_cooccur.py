@@ -2835,6 +2835,9 @@ def test_explain32_quoted_message_with_sizes() -> None:
      "#if GPU_KERNEL_MAX_REGISTERS > GPU_THREAD_MAX_REGISTERS\n"
      "#  error \"Maximum number of registers per thread exceeded\"",
      "registers", None, None),
+    # a size a config fits is the bound when a budget's noun follows it (fresh-436, measured on 9807685)
+    ("Adds an sm_120 geometry with num_stages=1 that fits the 99 KB shared-memory budget of consumer Blackwell; the "
+     "default geometries need 154-226 KB and fail there.", "shared-memory", None, 101376),
 ])
 def test_explain33(text: str, resource: str, required: int | None, limit: int | None) -> None:
     assert _first_on_chip(text)[:1] == [(resource, required, limit)]
@@ -2856,6 +2859,9 @@ def test_explain33(text: str, resource: str, required: int | None, limit: int | 
     "[2025-09-03 15:32:50,627 C 267234] object_store.cc:32: mmap failed",
     # a number's overflow in a kernel that uses local memory, not the memory's
     "[OpenCL] fix avg pooling overflow with fp16 when using local memory",
+    # a simulator's occupancy report on every launch: what bounds blocks per core, nothing over a limit
+    "GPGPU-Sim PTX: pushing kernel 'k' to stream 0, gridDim= (1024,1,1) blockDim = (1024,1,1)\n"
+    "GPGPU-Sim uArch: CTA/core = 2, limited by: threads shmem regs",
 ])
 def test_explain33_look_alikes(text: str) -> None:
     assert not _on_chip(text)
