@@ -2639,6 +2639,60 @@ BATCHES = [
         # a 2048-thread block's reduction over a MUSA card's shared memory: the block's phrase first
         "https://github.com/InfiniTensor/InfiniCore/commit/d0930eea25aa6437208f47076288adb98380eda7",
     }), max_lookalike_share=0.75),
+    # fresh-429 to 436 blind on 9807685 (12/14, 21/22, 13/17, 12/12, 10/15, 10/14, 13/14, 9/14), then learnt from in
+    # b81cfc2: the misses left
+    Batch(429, 14, 12 / 14, frozenset({
+        # a numthreads product outside 1..1024 made a warning: a review of a diagnostic, no failure word
+        "https://github.com/microsoft/DirectXShaderCompiler/pull/6023",
+        # Metal's maxTotalThreadsPerThreadgroup of 512 for a pipeline, a question: no failure word
+        "https://github.com/KhronosGroup/SPIRV-Cross/issues/837",
+    }), max_lookalike_share=0.75),
+    Batch(430, 22, 21 / 22, frozenset({
+        # a test that "failed on 3090Ti ... due to insufficient memory", shared memory named only in code
+        "https://github.com/NVIDIA/Fuser/pull/1963",
+    }), max_lookalike_share=0.6),
+    Batch(431, 17, 13 / 17, frozenset({
+        # CL_INVALID_KERNEL_ARGS "with big WG size" worked around: the code names no work-group bound
+        "https://github.com/openvinotoolkit/openvino/pull/17735",
+        # a pipeline's maxTotalThreadsPerThreadgroup below 128 in code, a fallback's log line: no failure word
+        "https://github.com/alibaba/MNN/blob/4d40bdbd7efb73a58383bb5da867a6f41eb1776e/source/backend/metal/"
+        "MetalAttention.mm#L417",
+        # oneDNN's CL_OUT_OF_RESOURCES at a kernel's enqueue on an iGPU running a 9B model (labelled device memory):
+        # read as registers x threads
+        "https://github.com/openvinotoolkit/openvino/issues/28919",
+        # a 128-register budget's spills that only slowed a kernel (labelled a look-alike): read on chip
+        "https://github.com/openvinotoolkit/openvino/pull/37496",
+    }), max_lookalike_share=0.7),
+    Batch(432, 12, 12 / 12, max_lookalike_share=0.7),
+    Batch(433, 15, 11 / 15, frozenset({
+        # a ptxas error cut before its message, and a question about a TempStorage over 48 KiB: no failure read
+        "https://github.com/ComputationalRadiationPhysics/picongpu/issues/1951",
+        "https://github.com/NVIDIA/cub/issues/35",
+        # debug builds that failed at the largest block, the cause unstated
+        "https://github.com/sleeepyjack/warpcore/commit/650a54af664398b180309f1f5bfc5b7ef0c509f0",
+        # registers capped at 72 with no spills (labelled a look-alike): read as the spill warning
+        "https://github.com/NVIDIA-Genomics-Research/GenomeWorks/commit/e16de9c706bec5914e5387ee6dcd5ade1ec60b1a",
+    }), max_lookalike_share=0.8),
+    Batch(434, 14, 12 / 14, frozenset({
+        # shared-memory plans that "exceed hardware capacity" with no GPU word, and a "workgroup-shared tile budget"
+        "https://github.com/mirage-project/mirage/issues/116",
+        "https://github.com/ahrefs/ocannl/issues/521",
+    }), max_lookalike_share=0.75),
+    Batch(435, 14, 13 / 14, frozenset({
+        # a registers-per-block check that failed wrongly: read 64 per thread against 65536 (labelled 65600 vs 65535)
+        "https://github.com/intel/llvm/issues/12363",
+    }), max_lookalike_share=0.75),
+    Batch(436, 14, 10 / 14, frozenset({
+        # a dimension bound by "a shared memory size of 48KB", no failure word
+        "https://github.com/NVIDIA/cuvs/issues/290",
+        # a size in a diff, the commit a title (labelled the request): the bound alone read
+        "https://github.com/mirage-project/mirage/commit/94ab6537aef62e6cb591c82c2aa8857e5ea85606",
+        # "smem fits, but runtime crash persists": read on chip (the crash is an illegal memory access)
+        "https://github.com/mirage-project/mirage/commit/4fb1d5440f131aa7ca306cf76434dcd80764a084",
+        # "invalid configuration argument" from a grid over its bound (by the label; the thread never says): read as a
+        # block's
+        "https://github.com/yuhc/gpu-rodinia/issues/5",
+    }), max_lookalike_share=0.8),
 ]
 
 
