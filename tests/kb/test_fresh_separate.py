@@ -2693,6 +2693,69 @@ BATCHES = [
         # block's
         "https://github.com/yuhc/gpu-rodinia/issues/5",
     }), max_lookalike_share=0.8),
+    # fresh-437 to 444 blind on ebfadf6, the session's last rules, and nothing learnt from them (8/11, 11/14, 9/13,
+    # 14/14, 11/20, 13/15, 7/9, 13/14)
+    Batch(437, 11, 8 / 11, frozenset({
+        # shadPS4's bare "spirv_emit_context.cpp:operator():861: Assertion Failed!" (its shared-memory size check, by
+        # the fix that followed): no resource in the text
+        "https://github.com/shadps4-emu/shadPS4/issues/2181",
+        "https://github.com/shadps4-compatibility/shadps4-game-compatibility/issues/24",
+        # Xenia's "shared memory", the emulated console's RAM in GPU heaps: read on chip
+        "https://github.com/xenia-project/xenia/commit/6d9225e84ccac63d8a6c753385bf737a89121c8e",
+    }), max_lookalike_share=0.75),
+    Batch(438, 14, 11 / 14, frozenset({
+        # r600 failing to build a shader, register pressure only guessed in the thread
+        "https://github.com/scp-fs2open/fs2open.github.com/issues/317",
+        # a workgroup's bound of 256 (and of 12 on VC4CL) stated in prose: the bound not read
+        "https://github.com/xemu-project/xemu/pull/2977",
+        "https://github.com/beagle-dev/beagle-lib/issues/157",
+    }), max_lookalike_share=0.75),
+    Batch(439, 13, 9 / 13, frozenset({
+        # 1025 VGPRs against 1024: the request not read
+        "https://github.com/ROCm/rocm-libraries/pull/9542",
+        # "Exceed local memory capacity" beside a 65536 in code, and a 32KB level-0 scratch cap: numbers not read
+        "https://github.com/ROCm/MIOpen/blob/2d1fd997a6fcf801ac4ca7a63e0656ef1cb9f488/src/solver/softmax/softmax.cpp#L194",
+        "https://github.com/kokkos/kokkos/pull/4366",
+        # scratch reads returning zeros on MI300X (labelled a look-alike): read on chip
+        "https://github.com/ROCm/legacy-rocm-build/issues/6030",
+    }), max_lookalike_share=0.65),
+    Batch(440, 14, 14 / 14, max_lookalike_share=0.8),
+    Batch(441, 20, 11 / 20, frozenset({
+        # Intel's per-thread scratch (PTSS) over its cap, labelled registers (spills): a module-build failure's code,
+        # and a test's docstring read as shared memory
+        "https://github.com/intel/intel-xpu-backend-for-triton/issues/3777",
+        "https://github.com/intel/intel-xpu-backend-for-triton/blob/6c1649935d83fcc8dff48f608f6556cb50d6a6fb/python/test/"
+        "unit/intel/test_stage_large_fma_dots_via_slm.py#L62-L71",
+        # a work-group bound of 256 in prose, a work-group size check in a compiler PR: the bound not read, no failure
+        "https://github.com/oneapi-src/level-zero/issues/71",
+        "https://github.com/llvm/llvm-project/pull/195655",
+        # register pressure and GRF modes in PR descriptions, no failure word
+        "https://github.com/uxlfoundation/oneDNN/pull/2635",
+        "https://github.com/openvinotoolkit/openvino/pull/32616",
+        # a local-memory size past 32 bits (labelled the request): the request not read
+        "https://github.com/intel/llvm/pull/9155",
+        # SLM and spill wording where nothing ran short (labelled look-alikes): read on chip
+        "https://github.com/intel/intel-xpu-backend-for-triton/issues/1697",
+        "https://github.com/uxlfoundation/oneDNN/pull/3588",
+    }), max_lookalike_share=0.65),
+    Batch(442, 15, 13 / 15, frozenset({
+        # static shared memory too large to compile, told without a number or the compiler's line
+        "https://github.com/utcs-scea/altis/commit/45864f3ab70dc84599422aee086d2264ee29fe52",
+        # a simulator's config dump with register limits beside a segfault (labelled a look-alike): read on chip
+        "https://github.com/accel-sim/accel-sim-framework/issues/414",
+    }), max_lookalike_share=0.7),
+    Batch(443, 9, 7 / 9, frozenset({
+        # a scheduler's deadlock printout beside SMEM and register budgets within capacity, and register arrays that
+        # spill (labelled look-alikes): read on chip
+        "https://github.com/NVIDIA/cutlass/blob/7107b05535f8977f5ecb9d01ee203205b1fd9bc4/media/docs/pythonDSL/ts_general/"
+        "ts_printout.rst#L72",
+        "https://github.com/NVIDIA/tilus/commit/9bdfce1fbec269408860e466e8ade91a900fff88",
+    }), max_lookalike_share=0.75),
+    Batch(444, 14, 13 / 14, frozenset({
+        # a 48KB static cap in a comment: the bound not read
+        "https://github.com/ztxz16/fastllm/blob/d3aea32f809b8b89b152643a202068c35acffbf9/src/devices/cuda/fastllm-cuda.cu"
+        "#L10934",
+    }), max_lookalike_share=0.75),
 ]
 
 
