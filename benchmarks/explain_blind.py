@@ -2,9 +2,9 @@
 
 A log is recognised when the first on-chip match names the expected resource with every stated number, or, for
 a look-alike (`resource: off-chip`), when nothing on chip is reported. Prints the rate per split and batch, per
-kind (logs with a program's error line, prose) and per label (on-chip, look-alike), and each miss. Records whose
-source is in an earlier corpus file are skipped; a held-out record that became a knowledge-base example is reported
-as contaminated.
+kind (logs with a program's error line, prose), per label (on-chip, look-alike) and per pair of the two, and each
+miss. Records whose source is in an earlier corpus file are skipped; a held-out record that became a knowledge-base
+example is reported as contaminated.
 """
 
 from __future__ import annotations
@@ -50,15 +50,16 @@ def main(argv: list[str]) -> int:
                 print(f"CONTAMINATED (held-out log is a knowledge-base example): {r['url']}")
             ok = recognised(r, kb)
             label = "look-alike" if r["resource"] == "off-chip" else "on-chip"
+            kind = r.get("kind", "-")
             for key in ((r["split"], r.get("batch", "-")), (r["split"], "all"), ("all", "all"),
-                        ("kind", r.get("kind", "-")), ("label", label)):
+                        ("kind", kind), ("label", label), ("kind/label", f"{kind}/{label}")):
                 tally[key][0] += ok
                 tally[key][1] += 1
             if not ok:
                 got = [(m.entry.id, m.required, m.limit) for m in match(r["log"], kb)]
                 print(f"MISS [{r['split']}] {r['url']} want {r['resource']} {r['required']}/{r['limit']} got {got}")
         for (split, batch), (hit, n) in sorted(tally.items()):
-            where = f"{split}={batch}" if split in ("kind", "label") else f"split={split} batch={batch}"
+            where = f"{split}={batch}" if split in ("kind", "label", "kind/label") else f"split={split} batch={batch}"
             print(f"{path.name} {where}: {hit}/{n} = {hit / n:.1%}")
     return 0
 
